@@ -1,0 +1,90 @@
+//! Geometry on the unit sphere: latitude/longitude, uniform and Fibonacci directions.
+//!
+//! Axes follow Godot: +Y is north, longitude 0 faces +Z and longitude +90° faces +X.
+
+use crate::rng::SplitMix64;
+use glam::DVec3;
+
+/// The unit direction at `lat_deg` north and `lon_deg` east, both in degrees.
+pub fn direction(lat_deg: f64, lon_deg: f64) -> DVec3 {
+    let (lat, lon) = (lat_deg.to_radians(), lon_deg.to_radians());
+    let c = libm::cos(lat);
+    DVec3::new(c * libm::sin(lon), libm::sin(lat), c * libm::cos(lon))
+}
+
+/// Latitude and longitude of a direction, in radians (`lat` in ±π/2, `lon` in ±π).
+pub fn lat_lon_rad(dir: DVec3) -> (f64, f64) {
+    let d = unit(dir);
+    (libm::asin(d.y.clamp(-1.0, 1.0)), libm::atan2(d.x, d.z))
+}
+
+/// `dir` scaled to unit length; the zero or non-finite vector becomes north (+Y).
+pub fn unit(dir: DVec3) -> DVec3 {
+    let len2 = dir.length_squared();
+    if len2.is_finite() && len2 > 0.0 {
+        dir / len2.sqrt()
+    } else {
+        DVec3::Y
+    }
+}
+
+/// Point `i` of `n` on a Fibonacci sphere: equal area per point, no seam at the poles.
+///
+/// # Panics
+/// Never; `i >= n` extrapolates past the south pole's last point and is meaningless.
+pub fn fibonacci(i: usize, n: usize) -> DVec3 {
+    let y = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
+    let r = (1.0 - y * y).max(0.0).sqrt();
+    // i / golden ratio, wrapped to one turn; fract keeps precision for millions of points.
+    let turns = (i as f64 * 0.618_033_988_749_894_8).fract();
+    let phi = std::f64::consts::TAU * turns;
+    DVec3::new(r * libm::sin(phi), y, r * libm::cos(phi))
+}
+
+/// `n` independent uniform directions drawn from `seed` (the digest's sample).
+pub fn random_directions(seed: u64, n: usize) -> Vec<DVec3> {
+    let mut rng = SplitMix64::new(seed, 0xD1_6E57);
+    (0..n)
+        .map(|_| {
+            let y = rng.range(-1.0, 1.0);
+            let phi = rng.range(0.0, std::f64::consts::TAU);
+            let r = (1.0 - y * y).max(0.0).sqrt();
+            DVec3::new(r * libm::sin(phi), y, r * libm::cos(phi))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lat_lon_round_trips() {
+        for (lat, lon) in [(0.0, 0.0), (45.0, 90.0), (-30.0, -120.0), (89.0, 179.0)] {
+            let (la, lo) = lat_lon_rad(direction(lat, lon));
+            assert!((la.to_degrees() - lat).abs() < 1e-9, "{lat} {lon}");
+            assert!((lo.to_degrees() - lon).abs() < 1e-9, "{lat} {lon}");
+        }
+        assert!((direction(0.0, 0.0) - DVec3::Z).length() < 1e-15);
+        assert!((direction(0.0, 90.0) - DVec3::X).length() < 1e-15);
+    }
+
+    #[test]
+    fn fibonacci_points_are_unit_and_balanced() {
+        let n = 10_000;
+        let mut sum = DVec3::ZERO;
+        for i in 0..n {
+            let p = fibonacci(i, n);
+            assert!((p.length() - 1.0).abs() < 1e-12);
+            sum += p;
+        }
+        // Equal-area points have their centroid at the centre.
+        assert!(sum.length() / (n as f64) < 1e-3, "{sum}");
+    }
+
+    #[test]
+    fn degenerate_directions_become_north() {
+        assert_eq!(unit(DVec3::ZERO), DVec3::Y);
+        assert_eq!(unit(DVec3::new(f64::NAN, 0.0, 1.0)), DVec3::Y);
+    }
+}
