@@ -1,0 +1,145 @@
+//! `watershed generate`: a world's map, globe and report.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use std::path::Path;
+use std::time::Instant;
+use watershed::{render_globe, render_map, GlobeView, Image, PlanetHeight, WorldSettings};
+
+/// Picture sizes in pixels.
+pub struct Sizes {
+    /// Map width (the map is half as tall).
+    pub map_width: usize,
+    /// Globe width and height.
+    pub globe_size: usize,
+}
+
+/// Equal-area sample size for the report's height statistics.
+const STATS_SAMPLES: usize = 100_000;
+
+/// Renders `world` into `out` (created if missing): map.png, globe.png, report.json.
+pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let start = Instant::now();
+    let planet = PlanetHeight::new(world);
+
+    let t = Instant::now();
+    let dirs: Vec<_> = (0..STATS_SAMPLES)
+        .map(|i| watershed::fibonacci(i, STATS_SAMPLES))
+        .collect();
+    let heights = planet.heights(&dirs);
+    let stats_ms = ms(t);
+
+    let rows =
+        (sizes.map_width.max(2) / 2 + sizes.map_width.max(2) / 2 + sizes.globe_size.max(2)) as u64;
+    let bar = ProgressBar::new(rows).with_message(format!("rendering {}", world.name));
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} rows ({eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let tick = |n: u64| bar.inc(n);
+    let t = Instant::now();
+    let map = render_map(world, &planet, sizes.map_width, &tick);
+    bar.inc((map.height) as u64);
+    let map_ms = ms(t);
+    let t = Instant::now();
+    let globe = render_globe(
+        world,
+        &planet,
+        sizes.globe_size,
+        GlobeView::default(),
+        &tick,
+    );
+    let globe_ms = ms(t);
+    bar.finish_and_clear();
+
+    let t = Instant::now();
+    save(&map, &out.join("map.png"))?;
+    save(&globe, &out.join("globe.png"))?;
+    let write_ms = ms(t);
+
+    let digests = watershed::world_digests(world, &planet);
+    let report = json!({
+        "world": world.name,
+        "settings_digest": world.digest(),
+        "digests": { "directions": digests.directions, "heights": digests.heights },
+        "radius_m": world.radius_m,
+        "relief_m": world.relief_m,
+        "sea_level_m": world.sea.then_some(world.sea_level_m),
+        "heights_m": stats(&heights),
+        "land_fraction": land_fraction(world, &heights),
+        "images": {
+            "map.png": [map.width, map.height],
+            "globe.png": [globe.width, globe.height],
+        },
+        "timing_ms": {
+            "height_stats": stats_ms,
+            "map": map_ms,
+            "globe": globe_ms,
+            "write_png": write_ms,
+            "total": ms(start),
+        },
+    });
+    let text =
+        serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode report: {e}"))?;
+    let path = out.join("report.json");
+    std::fs::write(&path, text + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!(
+        "{}: map {}x{}, globe {}x{}, land {:.1}%, heights {:.1}..{:.1} m, {:.0} ms -> {}",
+        world.name,
+        map.width,
+        map.height,
+        globe.width,
+        globe.height,
+        100.0 * land_fraction(world, &heights),
+        heights.iter().copied().fold(f64::INFINITY, f64::min),
+        heights.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        ms(start),
+        out.display()
+    );
+    Ok(())
+}
+
+fn ms(since: Instant) -> f64 {
+    (since.elapsed().as_secs_f64() * 1e4).round() / 10.0
+}
+
+fn save(image: &Image, path: &Path) -> Result<(), String> {
+    image::save_buffer(
+        path,
+        &image.rgb,
+        image.width as u32,
+        image.height as u32,
+        image::ExtendedColorType::Rgb8,
+    )
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Fraction of the (equal-area) sample above the sea; 1 on a world without a sea.
+fn land_fraction(world: &WorldSettings, heights: &[f64]) -> f64 {
+    let land = heights
+        .iter()
+        .filter(|&&h| !watershed::under_sea(world, h))
+        .count();
+    land as f64 / heights.len().max(1) as f64
+}
+
+/// Minimum, maximum, mean and percentiles of the sample, metres.
+fn stats(heights: &[f64]) -> serde_json::Value {
+    let mut sorted = heights.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        sorted
+            .get(((sorted.len() - 1) as f64 * q).round() as usize)
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    let mean = sorted.iter().sum::<f64>() / sorted.len().max(1) as f64;
+    json!({
+        "samples": sorted.len(),
+        "min": at(0.0), "p05": at(0.05), "p50": at(0.5), "p95": at(0.95), "max": at(1.0),
+        "mean": mean,
+    })
+}

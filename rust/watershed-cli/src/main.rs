@@ -1,0 +1,178 @@
+//! `watershed`: generate, render, check, digest and benchmark worlds without Godot.
+//!
+//! Each command is the same shape: arguments → settings → core → files or lines on stdout.
+//! Errors are one clear line on stderr and a non-zero exit.
+
+mod bench;
+mod generate;
+
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use watershed::{WorldCatalog, WorldSettings};
+
+#[derive(Parser)]
+#[command(
+    name = "watershed",
+    version,
+    about = "Planets whose water obeys real hydrology"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Render a world to map.png and globe.png and write report.json.
+    Generate {
+        /// World name in the worlds file.
+        #[arg(long)]
+        world: String,
+        /// The worlds file.
+        #[arg(long, default_value = "worlds.json")]
+        worlds: PathBuf,
+        /// Output folder [default: out/<world>].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Width of the equirectangular map in pixels (height is half).
+        #[arg(long, default_value_t = 2048)]
+        map_width: usize,
+        /// Width and height of the globe picture in pixels.
+        #[arg(long, default_value_t = 1024)]
+        globe_size: usize,
+    },
+    /// Validate a worlds file and print every error.
+    Check {
+        /// The worlds file.
+        #[arg(default_value = "worlds.json")]
+        file: PathBuf,
+    },
+    /// Print the SHA-256 digests of a world (raw IEEE bytes of 4,096 seeded directions).
+    Digest {
+        /// World name in the worlds file.
+        #[arg(long)]
+        world: String,
+        /// The worlds file.
+        #[arg(long, default_value = "worlds.json")]
+        worlds: PathBuf,
+    },
+    /// Measure a stage and print its figure.
+    Bench {
+        /// Which stage to measure.
+        #[arg(value_enum)]
+        stage: bench::Stage,
+        /// World name in the worlds file.
+        #[arg(long, default_value = "home")]
+        world: String,
+        /// The worlds file.
+        #[arg(long, default_value = "worlds.json")]
+        worlds: PathBuf,
+        /// Evaluations per run.
+        #[arg(long, default_value_t = 200_000)]
+        samples: usize,
+        /// Runs; the median is reported.
+        #[arg(long, default_value_t = 7)]
+        runs: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Generate {
+            world,
+            worlds,
+            out,
+            map_width,
+            globe_size,
+        } => {
+            let out = out.unwrap_or_else(|| Path::new("out").join(&world));
+            load_world(&worlds, &world).and_then(|w| {
+                generate::run(
+                    &w,
+                    &out,
+                    generate::Sizes {
+                        map_width,
+                        globe_size,
+                    },
+                )
+            })
+        }
+        Command::Check { file } => return check(&file),
+        Command::Digest { world, worlds } => load_world(&worlds, &world).map(|w| digest(&w)),
+        Command::Bench {
+            stage,
+            world,
+            worlds,
+            samples,
+            runs,
+        } => load_world(&worlds, &world).map(|w| bench::run(stage, &w, samples, runs)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Loads one world by name; the error names the file and, for an unknown world, the choices.
+fn load_world(path: &Path, name: &str) -> Result<WorldSettings, String> {
+    let catalog = WorldCatalog::from_json(&read(path)?).map_err(|e| {
+        let first = e.0.first().map_or(String::new(), |e| e.message.clone());
+        let (n, file) = (e.0.len(), path.display());
+        format!(
+            "{file} has {n} error(s), the first: {first}; `watershed check {file}` lists them all"
+        )
+    })?;
+    catalog.get(name).cloned().ok_or_else(|| {
+        format!(
+            "no world '{name}' in {}; worlds are: {}",
+            path.display(),
+            catalog.names().join(", ")
+        )
+    })
+}
+
+fn check(path: &Path) -> ExitCode {
+    let text = match read(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match WorldCatalog::from_json(&text) {
+        Ok(c) => {
+            println!(
+                "{}: {} worlds OK ({})",
+                path.display(),
+                c.worlds.len(),
+                c.names().join(", ")
+            );
+            ExitCode::SUCCESS
+        }
+        Err(errors) => {
+            for e in &errors.0 {
+                eprintln!("{}: {e}", path.display());
+            }
+            eprintln!("{}: {} error(s)", path.display(), errors.0.len());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn digest(world: &WorldSettings) {
+    let planet = watershed::PlanetHeight::new(world);
+    let d = watershed::world_digests(world, &planet);
+    println!("world       {}", world.name);
+    println!("samples     {}", watershed::DIGEST_SAMPLES);
+    println!("directions  {}", d.directions);
+    println!("heights     {}", d.heights);
+}
