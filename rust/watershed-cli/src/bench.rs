@@ -2,31 +2,47 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use watershed::{PlanetHeight, WorldSettings};
+use watershed::{drain_grid, DVec3, Grid, GridOptions, PlanetHeight, World, WorldSettings};
 
 /// A stage that can be measured.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum Stage {
     /// Full ground height evaluations per second per core.
     Height,
+    /// The whole sphere solve: lattice, graph, heights, flood, receivers, accumulation, rivers.
+    Drainage,
+    /// D8 drainage of a square heightmap cut from the world's ground.
+    Grid,
 }
 
-/// Runs the benchmark for `stage` and prints its figure.
-pub fn run(stage: Stage, world: &WorldSettings, samples: usize, runs: usize) {
+/// How big and how often.
+pub struct Sizes {
+    /// Evaluations (height) or lattice nodes (drainage); `None` for the stage's default.
+    pub samples: Option<usize>,
+    /// Grid edge in cells.
+    pub grid: usize,
+    /// Runs; medians are reported.
+    pub runs: usize,
+}
+
+/// Runs the benchmark for `stage` and prints its figures.
+pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) {
+    let runs = sizes.runs.max(1);
     match stage {
-        Stage::Height => height(world, samples.max(1), runs.max(1)),
+        Stage::Height => height(world, sizes.samples.unwrap_or(200_000).max(1), runs),
+        Stage::Drainage => drainage(world, sizes.samples.unwrap_or(world.lattice_nodes), runs),
+        Stage::Grid => grid(world, sizes.grid.max(2), runs),
     }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 fn height(world: &WorldSettings, samples: usize, runs: usize) {
     let planet = PlanetHeight::new(world);
-    let dirs: Vec<_> = (0..samples)
-        .map(|i| watershed::fibonacci(i, samples))
-        .collect();
-    let median = |mut rates: Vec<f64>| {
-        rates.sort_by(f64::total_cmp);
-        rates[rates.len() / 2]
-    };
+    let dirs: Vec<_> = (0..samples).map(|i| watershed::fibonacci(i, samples)).collect();
     let single: Vec<f64> = (0..runs)
         .map(|_| {
             let t = Instant::now();
@@ -45,17 +61,94 @@ fn height(world: &WorldSettings, samples: usize, runs: usize) {
             samples as f64 / t.elapsed().as_secs_f64()
         })
         .collect();
+    println!("height  world {}  {} directions x {} runs (median)", world.name, samples, runs);
+    println!("height  single thread: {:.0} evaluations/s per core", median(single));
+    println!("height  all {} threads: {:.0} evaluations/s", rayon::current_num_threads(), median(parallel));
+}
+
+/// Peak resident memory of this process so far, bytes (Linux; 0 elsewhere).
+fn peak_rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
+    let mut settings = world.clone();
+    settings.lattice_nodes = nodes.max(16);
+    let before = peak_rss_bytes();
+    let mut totals = Vec::new();
+    let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    let mut stats = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let solved = World::build(&settings);
+        totals.push(t.elapsed().as_secs_f64() * 1e3);
+        for (k, (name, ms)) in solved.timings_ms.iter().enumerate() {
+            match stages.get_mut(k) {
+                Some((_, v)) => v.push(*ms),
+                None => stages.push((name, vec![*ms])),
+            }
+        }
+        stats = Some(solved.drainage.stats.clone());
+    }
+    let peak = peak_rss_bytes();
     println!(
-        "height  world {}  {} directions x {} runs (median)",
-        world.name, samples, runs
-    );
-    println!(
-        "height  single thread: {:.0} evaluations/s per core",
-        median(single)
-    );
-    println!(
-        "height  all {} threads: {:.0} evaluations/s",
+        "drainage  world {}  {} nodes  {} threads  {} runs (median)",
+        world.name,
+        settings.lattice_nodes,
         rayon::current_num_threads(),
-        median(parallel)
+        runs
     );
+    println!("drainage  whole solve: {:.1} ms", median(totals));
+    let parts: Vec<String> = stages.into_iter().map(|(name, v)| format!("{name} {:.1}", median(v))).collect();
+    println!("drainage  stages (ms): {}", parts.join(", "));
+    println!(
+        "drainage  peak memory: {:.1} MiB ({:.0} bytes a node above the {:.1} MiB before the solve)",
+        peak as f64 / 1048576.0,
+        peak.saturating_sub(before) as f64 / settings.lattice_nodes as f64,
+        before as f64 / 1048576.0
+    );
+    if let Some(s) = stats {
+        println!(
+            "drainage  sea {} land {} lake {} river {} lakes {} mouths {} uphill {} no_path {} underwater_rivers {}",
+            s.sea, s.land, s.lake, s.river, s.lakes, s.mouths, s.uphill, s.no_path, s.underwater_rivers
+        );
+    }
+}
+
+fn grid(world: &WorldSettings, edge: usize, runs: usize) {
+    // A square of one-metre cells around latitude 10°, longitude -50° of the world's ground.
+    let planet = PlanetHeight::new(world);
+    let centre = watershed::direction(10.0, -50.0);
+    let east = watershed::unit(DVec3::Y.cross(centre));
+    let north = centre.cross(east);
+    let step = 1.0 / world.radius_m;
+    let half = edge as f64 / 2.0;
+    let dirs: Vec<DVec3> = (0..edge * edge)
+        .map(|i| {
+            let (row, col) = ((i / edge) as f64 - half, (i % edge) as f64 - half);
+            centre + east * (col * step) - north * (row * step)
+        })
+        .collect();
+    let dem = planet.heights(&dirs);
+    let grid = Grid { width: edge, height: edge, cell_m: 1.0 };
+    let options = GridOptions {
+        sea_level_m: world.sea.then_some(world.sea_level_m),
+        edge_outlets: true,
+        lake_min_depth_m: world.lake_min_depth_m,
+    };
+    let mut times = Vec::new();
+    let mut lakes = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let d = drain_grid(&grid, &dem, &options);
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        lakes = d.lakes.len();
+    }
+    println!("grid  {edge}x{edge} cells of 1 m from world {}  {} runs (median)", world.name, runs);
+    println!("grid  drain: {:.0} ms ({lakes} lakes)", median(times));
 }

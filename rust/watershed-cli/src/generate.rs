@@ -4,7 +4,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
-use watershed::{render_globe, render_map, GlobeView, Image, PlanetHeight, WorldSettings};
+use watershed::{render_globe, render_map, GlobeView, Image, World, WorldSettings};
 
 /// Picture sizes in pixels.
 pub struct Sizes {
@@ -21,17 +21,15 @@ const STATS_SAMPLES: usize = 100_000;
 pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let start = Instant::now();
-    let planet = PlanetHeight::new(world);
+    let solved = World::build(world);
+    let planet = &solved.planet;
 
     let t = Instant::now();
-    let dirs: Vec<_> = (0..STATS_SAMPLES)
-        .map(|i| watershed::fibonacci(i, STATS_SAMPLES))
-        .collect();
+    let dirs: Vec<_> = (0..STATS_SAMPLES).map(|i| watershed::fibonacci(i, STATS_SAMPLES)).collect();
     let heights = planet.heights(&dirs);
     let stats_ms = ms(t);
 
-    let rows =
-        (sizes.map_width.max(2) / 2 + sizes.map_width.max(2) / 2 + sizes.globe_size.max(2)) as u64;
+    let rows = (sizes.map_width.max(2) / 2 + sizes.map_width.max(2) / 2 + sizes.globe_size.max(2)) as u64;
     let bar = ProgressBar::new(rows).with_message(format!("rendering {}", world.name));
     bar.set_style(
         ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} rows ({eta})")
@@ -40,17 +38,10 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     );
     let tick = |n: u64| bar.inc(n);
     let t = Instant::now();
-    let map = render_map(world, &planet, sizes.map_width, &tick);
-    bar.inc((map.height) as u64);
+    let map = render_map(&solved, sizes.map_width, &tick);
     let map_ms = ms(t);
     let t = Instant::now();
-    let globe = render_globe(
-        world,
-        &planet,
-        sizes.globe_size,
-        GlobeView::default(),
-        &tick,
-    );
+    let globe = render_globe(&solved, sizes.globe_size, GlobeView::default(), &tick);
     let globe_ms = ms(t);
     bar.finish_and_clear();
 
@@ -59,35 +50,40 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     save(&globe, &out.join("globe.png"))?;
     let write_ms = ms(t);
 
-    let digests = watershed::world_digests(world, &planet);
+    let digests = watershed::world_digests(world, planet);
     let report = json!({
         "world": world.name,
         "settings_digest": world.digest(),
-        "digests": { "directions": digests.directions, "heights": digests.heights },
+        "digests": {
+            "directions": digests.directions,
+            "heights": digests.heights,
+            "network": solved.network_digest(),
+            "sets": solved.sets_digest(),
+        },
         "radius_m": world.radius_m,
         "relief_m": world.relief_m,
         "sea_level_m": world.sea.then_some(world.sea_level_m),
         "heights_m": stats(&heights),
         "land_fraction": land_fraction(world, &heights),
+        "drainage": drainage_report(&solved),
         "images": {
             "map.png": [map.width, map.height],
             "globe.png": [globe.width, globe.height],
         },
         "timing_ms": {
             "height_stats": stats_ms,
+            "solve": solved.timings_ms.iter().map(|(k, v)| (k.to_string(), json!((v * 10.0).round() / 10.0))).collect::<serde_json::Map<_, _>>(),
             "map": map_ms,
             "globe": globe_ms,
             "write_png": write_ms,
             "total": ms(start),
         },
     });
-    let text =
-        serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode report: {e}"))?;
+    let text = serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode report: {e}"))?;
     let path = out.join("report.json");
-    std::fs::write(&path, text + "\n")
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!(
-        "{}: map {}x{}, globe {}x{}, land {:.1}%, heights {:.1}..{:.1} m, {:.0} ms -> {}",
+        "{}: map {}x{}, globe {}x{}, land {:.1}%, heights {:.1}..{:.1} m, {} river nodes, {} lakes, {} mouths, uphill {}, {:.0} ms -> {}",
         world.name,
         map.width,
         map.height,
@@ -96,10 +92,32 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         100.0 * land_fraction(world, &heights),
         heights.iter().copied().fold(f64::INFINITY, f64::min),
         heights.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        solved.drainage.stats.river,
+        solved.drainage.stats.lakes,
+        solved.drainage.stats.mouths,
+        solved.drainage.stats.uphill,
         ms(start),
         out.display()
     );
     Ok(())
+}
+
+/// The drainage counts and invariants of the solved world.
+fn drainage_report(world: &World) -> serde_json::Value {
+    let s = &world.drainage.stats;
+    json!({
+        "nodes": s.nodes,
+        "sea": s.sea,
+        "land": s.land,
+        "lake": s.lake,
+        "river": s.river,
+        "lakes": s.lakes,
+        "bays": s.bays,
+        "mouths": s.mouths,
+        "max_strahler": s.max_strahler,
+        "largest_catchment": { "nodes": s.largest_catchment_nodes, "km2": s.largest_catchment_m2 / 1e6 },
+        "invariants": { "uphill": s.uphill, "no_path": s.no_path, "underwater_rivers": s.underwater_rivers },
+    })
 }
 
 fn ms(since: Instant) -> f64 {
@@ -119,10 +137,7 @@ fn save(image: &Image, path: &Path) -> Result<(), String> {
 
 /// Fraction of the (equal-area) sample above the sea; 1 on a world without a sea.
 fn land_fraction(world: &WorldSettings, heights: &[f64]) -> f64 {
-    let land = heights
-        .iter()
-        .filter(|&&h| !watershed::under_sea(world, h))
-        .count();
+    let land = heights.iter().filter(|&&h| !watershed::under_sea(world, h)).count();
     land as f64 / heights.len().max(1) as f64
 }
 
@@ -130,12 +145,8 @@ fn land_fraction(world: &WorldSettings, heights: &[f64]) -> f64 {
 fn stats(heights: &[f64]) -> serde_json::Value {
     let mut sorted = heights.to_vec();
     sorted.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        sorted
-            .get(((sorted.len() - 1) as f64 * q).round() as usize)
-            .copied()
-            .unwrap_or(f64::NAN)
-    };
+    let at =
+        |q: f64| sorted.get(((sorted.len() - 1) as f64 * q).round() as usize).copied().unwrap_or(f64::NAN);
     let mean = sorted.iter().sum::<f64>() / sorted.len().max(1) as f64;
     json!({
         "samples": sorted.len(),

@@ -4,6 +4,7 @@
 //! Errors are one clear line on stderr and a non-zero exit.
 
 mod bench;
+mod export;
 mod generate;
 
 use clap::{Parser, Subcommand};
@@ -12,11 +13,7 @@ use std::process::ExitCode;
 use watershed::{WorldCatalog, WorldSettings};
 
 #[derive(Parser)]
-#[command(
-    name = "watershed",
-    version,
-    about = "Planets whose water obeys real hydrology"
-)]
+#[command(name = "watershed", version, about = "Planets whose water obeys real hydrology")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,6 +54,39 @@ enum Command {
         #[arg(long, default_value = "worlds.json")]
         worlds: PathBuf,
     },
+    /// Write a world's lattice solve as .npy arrays.
+    Export {
+        /// World name in the worlds file.
+        #[arg(long)]
+        world: String,
+        /// The worlds file.
+        #[arg(long, default_value = "worlds.json")]
+        worlds: PathBuf,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Drain a heightmap (.npy, 2-D f32 or f64, row-major) with D8 receivers.
+    GridDrain {
+        /// The heightmap, metres.
+        #[arg(long)]
+        dem: PathBuf,
+        /// Cell edge length, metres.
+        #[arg(long, default_value_t = 1.0)]
+        cell_m: f64,
+        /// Cells strictly under this height are sea (outlets).
+        #[arg(long, allow_negative_numbers = true)]
+        sea_level: Option<f64>,
+        /// Make the map edge an outlet.
+        #[arg(long)]
+        edge_outlets: bool,
+        /// A depression filled deeper than this is a lake, metres.
+        #[arg(long, default_value_t = 1.4)]
+        lake_min_depth: f64,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Measure a stage and print its figure.
     Bench {
         /// Which stage to measure.
@@ -68,9 +98,13 @@ enum Command {
         /// The worlds file.
         #[arg(long, default_value = "worlds.json")]
         worlds: PathBuf,
-        /// Evaluations per run.
-        #[arg(long, default_value_t = 200_000)]
-        samples: usize,
+        /// Evaluations per run (height) or lattice nodes (drainage) [default: 200000 for
+        /// height, the world's lattice_nodes for drainage].
+        #[arg(long)]
+        samples: Option<usize>,
+        /// Grid edge in cells (grid).
+        #[arg(long, default_value_t = 2113)]
+        grid: usize,
         /// Runs; the median is reported.
         #[arg(long, default_value_t = 7)]
         runs: usize,
@@ -80,34 +114,27 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Generate {
-            world,
-            worlds,
-            out,
-            map_width,
-            globe_size,
-        } => {
+        Command::Generate { world, worlds, out, map_width, globe_size } => {
             let out = out.unwrap_or_else(|| Path::new("out").join(&world));
-            load_world(&worlds, &world).and_then(|w| {
-                generate::run(
-                    &w,
-                    &out,
-                    generate::Sizes {
-                        map_width,
-                        globe_size,
-                    },
-                )
-            })
+            load_world(&worlds, &world)
+                .and_then(|w| generate::run(&w, &out, generate::Sizes { map_width, globe_size }))
         }
         Command::Check { file } => return check(&file),
         Command::Digest { world, worlds } => load_world(&worlds, &world).map(|w| digest(&w)),
-        Command::Bench {
-            stage,
-            world,
-            worlds,
-            samples,
-            runs,
-        } => load_world(&worlds, &world).map(|w| bench::run(stage, &w, samples, runs)),
+        Command::Bench { stage, world, worlds, samples, grid, runs } => {
+            load_world(&worlds, &world).map(|w| bench::run(stage, &w, bench::Sizes { samples, grid, runs }))
+        }
+        Command::Export { world, worlds, out } => {
+            load_world(&worlds, &world).and_then(|w| export::sphere(&w, &out))
+        }
+        Command::GridDrain { dem, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
+            let options = watershed::GridOptions {
+                sea_level_m: sea_level,
+                edge_outlets,
+                lake_min_depth_m: lake_min_depth,
+            };
+            export::grid(&dem, cell_m, &options, &out)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -127,16 +154,10 @@ fn load_world(path: &Path, name: &str) -> Result<WorldSettings, String> {
     let catalog = WorldCatalog::from_json(&read(path)?).map_err(|e| {
         let first = e.0.first().map_or(String::new(), |e| e.message.clone());
         let (n, file) = (e.0.len(), path.display());
-        format!(
-            "{file} has {n} error(s), the first: {first}; `watershed check {file}` lists them all"
-        )
+        format!("{file} has {n} error(s), the first: {first}; `watershed check {file}` lists them all")
     })?;
     catalog.get(name).cloned().ok_or_else(|| {
-        format!(
-            "no world '{name}' in {}; worlds are: {}",
-            path.display(),
-            catalog.names().join(", ")
-        )
+        format!("no world '{name}' in {}; worlds are: {}", path.display(), catalog.names().join(", "))
     })
 }
 
@@ -150,12 +171,7 @@ fn check(path: &Path) -> ExitCode {
     };
     match WorldCatalog::from_json(&text) {
         Ok(c) => {
-            println!(
-                "{}: {} worlds OK ({})",
-                path.display(),
-                c.worlds.len(),
-                c.names().join(", ")
-            );
+            println!("{}: {} worlds OK ({})", path.display(), c.worlds.len(), c.names().join(", "));
             ExitCode::SUCCESS
         }
         Err(errors) => {
@@ -169,10 +185,12 @@ fn check(path: &Path) -> ExitCode {
 }
 
 fn digest(world: &WorldSettings) {
-    let planet = watershed::PlanetHeight::new(world);
-    let d = watershed::world_digests(world, &planet);
+    let solved = watershed::World::build(world);
+    let d = watershed::world_digests(world, &solved.planet);
     println!("world       {}", world.name);
     println!("samples     {}", watershed::DIGEST_SAMPLES);
     println!("directions  {}", d.directions);
     println!("heights     {}", d.heights);
+    println!("network     {}", solved.network_digest());
+    println!("sets        {}", solved.sets_digest());
 }

@@ -49,10 +49,7 @@ mod tests {
     #[test]
     fn digest_reads_raw_bytes() {
         // SHA-256 of no bytes, and 0.0 differs from -0.0 because the bytes differ.
-        assert_eq!(
-            digest_f64([]),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        );
+        assert_eq!(digest_f64([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         assert_ne!(digest_f64([0.0]), digest_f64([-0.0]));
     }
 }

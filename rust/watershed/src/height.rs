@@ -29,47 +29,19 @@ struct Octave {
 impl Octave {
     fn new(rng: &mut SplitMix64, frequency: f64) -> Self {
         // Uniform random rotation from a random unit quaternion (Shoemake).
-        let (u1, u2, u3) = (
-            rng.next_f64(),
-            rng.range(0.0, std::f64::consts::TAU),
-            rng.range(0.0, std::f64::consts::TAU),
-        );
+        let (u1, u2, u3) =
+            (rng.next_f64(), rng.range(0.0, std::f64::consts::TAU), rng.range(0.0, std::f64::consts::TAU));
         let (a, b) = ((1.0 - u1).sqrt(), u1.sqrt());
-        let (x, y, z, w) = (
-            a * libm::sin(u2),
-            a * libm::cos(u2),
-            b * libm::sin(u3),
-            b * libm::cos(u3),
-        );
+        let (x, y, z, w) = (a * libm::sin(u2), a * libm::cos(u2), b * libm::sin(u3), b * libm::cos(u3));
         let rows = [
-            DVec3::new(
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y - z * w),
-                2.0 * (x * z + y * w),
-            ),
-            DVec3::new(
-                2.0 * (x * y + z * w),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z - x * w),
-            ),
-            DVec3::new(
-                2.0 * (x * z - y * w),
-                2.0 * (y * z + x * w),
-                1.0 - 2.0 * (x * x + y * y),
-            ),
+            DVec3::new(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)),
+            DVec3::new(2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)),
+            DVec3::new(2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)),
         ]
         .map(|r| r * frequency);
-        let offset = DVec3::new(
-            rng.range(-500.0, 500.0),
-            rng.range(-500.0, 500.0),
-            rng.range(-500.0, 500.0),
-        );
+        let offset = DVec3::new(rng.range(-500.0, 500.0), rng.range(-500.0, 500.0), rng.range(-500.0, 500.0));
         let seed = (rng.next_u64() >> 32) as u32;
-        Octave {
-            perlin: Perlin::new(seed),
-            rows,
-            offset,
-        }
+        Octave { perlin: Perlin::new(seed), rows, offset }
     }
 
     /// Noise at unit direction `p`, roughly in -1..=1.
@@ -126,11 +98,7 @@ impl Crater {
         let cavity = d * d - 1.0;
         let rim_x = (d - 1.0 - RIM_WIDTH).min(0.0);
         let rim = RIM_STEEPNESS * rim_x * rim_x;
-        let shape = smooth_max(
-            smooth_min(cavity, rim, CRATER_SMOOTH),
-            CRATER_FLOOR,
-            CRATER_SMOOTH,
-        );
+        let shape = smooth_max(smooth_min(cavity, rim, CRATER_SMOOTH), CRATER_FLOOR, CRATER_SMOOTH);
         shape * (self.depth_m / -CRATER_FLOOR)
     }
 }
@@ -143,24 +111,15 @@ fn craters(settings: &WorldSettings) -> Vec<Crater> {
     let (r_min, r_max) = (0.012_f64, 0.16_f64);
     let mut out: Vec<Crater> = (0..90)
         .map(|_| {
-            let centre = sphere::unit(DVec3::new(
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-            ));
+            let centre =
+                sphere::unit(DVec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)));
             // Many small craters, few large: radius log-uniform, skewed small.
             let u = rng.next_f64();
             let radius = r_min * libm::pow(r_max / r_min, u * u);
-            let depth_m = settings.crater_depth_m
-                * (0.35 + 0.65 * (radius / r_max).sqrt())
-                * rng.range(0.8, 1.0);
+            let depth_m =
+                settings.crater_depth_m * (0.35 + 0.65 * (radius / r_max).sqrt()) * rng.range(0.8, 1.0);
             let reach = (radius * (1.0 + RIM_WIDTH)).min(std::f64::consts::PI);
-            Crater {
-                centre,
-                chord: 2.0 * libm::sin(radius / 2.0),
-                min_dot: libm::cos(reach),
-                depth_m,
-            }
+            Crater { centre, chord: 2.0 * libm::sin(radius / 2.0), min_dot: libm::cos(reach), depth_m }
         })
         .collect();
     // Largest first: a fixed order for the sum, independent of the draw.
@@ -245,6 +204,8 @@ pub struct PlanetHeight {
     continental: Vec<Octave>,
     ridge: Vec<Octave>,
     mesa: Option<Octave>,
+    /// Breaks ridge loops into chains with passes between them, so valleys connect.
+    passes: Octave,
     craters: Vec<Crater>,
     lake: Option<LakeBasin>,
 }
@@ -256,6 +217,7 @@ impl PlanetHeight {
         let continental = octaves(&mut rng, 3, 1.15);
         let ridge = octaves(&mut rng, 6, 7.5);
         let mesa_octave = Octave::new(&mut rng, 2.9);
+        let passes = Octave::new(&mut rng, 17.0);
         let mut planet = PlanetHeight {
             radius_m: settings.radius_m,
             relief_m: settings.relief_m,
@@ -263,6 +225,7 @@ impl PlanetHeight {
             continental,
             ridge,
             mesa: settings.mesas.then_some(mesa_octave),
+            passes,
             craters: craters(settings),
             lake: None,
         };
@@ -327,14 +290,19 @@ impl PlanetHeight {
         let c = c * 1.1;
         let land = smoothstep(-0.1, 0.3, c);
         let base = relief * (-0.55 + 0.5 * land + 0.25 * c);
-        let mut ridge = self.ridge(p);
-        if let Some(mesa) = &self.mesa {
-            let mask = smoothstep(0.12, 0.3, mesa.at(p));
-            if mask > 0.0 {
-                ridge += mask * (mesa_profile(ridge) - ridge);
+        let mut pre = base;
+        // Mountains stand only where the continental field allows high ground.
+        if land > 0.0 {
+            // Ridges alone would close every valley into a basin: passes break them into chains.
+            let mut ridge = self.ridge(p) * smoothstep(-0.1, 0.25, self.passes.at(p));
+            if let Some(mesa) = &self.mesa {
+                let mask = smoothstep(0.12, 0.3, mesa.at(p));
+                if mask > 0.0 {
+                    ridge += mask * (mesa_profile(ridge) - ridge);
+                }
             }
+            pre += relief * 1.3 * land * land * ridge;
         }
-        let mut pre = base + relief * 1.3 * land * land * ridge;
         for crater in &self.craters {
             pre += crater.at(p);
         }

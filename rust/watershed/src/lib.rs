@@ -3,10 +3,17 @@
 //! Every point drains to a strictly lower neighbour or is a sink. The stages, in the order
 //! data flows through them:
 //!
-//! 1. [`settings`](WorldCatalog) — `worlds.json`, read strictly into [`WorldSettings`].
-//! 2. [`height`](PlanetHeight) — the ground field: metres above the datum for any direction.
-//! 3. [`digest`](world_digests) — SHA-256 over raw IEEE bytes, the determinism ruler.
-//! 4. [`look`](ground_color) and [`render`](render_map) — colour rules and pictures.
+//! 1. **settings** — `worlds.json`, read strictly into [`WorldSettings`] ([`WorldCatalog`]).
+//! 2. **height** — [`PlanetHeight`]: metres above the datum for any direction.
+//! 3. **lattice / grid** — [`FibonacciLattice`] on the sphere, [`Grid`] for heightmaps; both
+//!    are a [`Topology`] to the solver.
+//! 4. **drainage** — [`solve`]: sea, priority flood, receivers, lakes and bays, catchments,
+//!    rivers, Strahler orders, mouths. [`World`] runs stages 1–4 for one planet.
+//! 5. **waves** — [`SeaState`]: the sea's wave trains and the storm crest the bay rule uses.
+//! 6. **digest** — SHA-256 over raw IEEE bytes ([`world_digests`], [`World::network_digest`]).
+//! 7. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
+//!
+//! Files: [`read_array2`] and [`write_npy`] for NumPy `.npy` arrays.
 //!
 //! Units are metres, seconds and radians unless a name says otherwise (`lat_deg`).
 //! Directions are unit vectors with +Y north (Godot's axes).
@@ -15,22 +22,36 @@
 #![forbid(unsafe_code)]
 
 mod digest;
+mod drainage;
+mod grid;
 mod height;
+mod lattice;
 mod look;
+mod npy;
 mod render;
 mod rng;
 mod settings;
 mod sphere;
 pub mod testkit;
+mod topology;
+mod waves;
+mod world;
 
 pub use digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
+pub use drainage::{solve, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet};
 pub use glam::DVec3;
+pub use grid::{drain_grid, Grid, GridOptions};
 pub use height::PlanetHeight;
+pub use lattice::FibonacciLattice;
 pub use look::{ground_color, to_rgb8, under_sea, water_color, Color};
+pub use npy::{read_array2, write as write_npy, Array2, NpyElement, NpyError};
 pub use render::{render_globe, render_map, GlobeView, Image, Progress};
 pub use rng::SplitMix64;
 pub use settings::{
-    closest_key, ConfigError, ConfigErrors, KeyGroup, KeySpec, LatLon, Look, LookFamily, Rgb,
-    WorldCatalog, WorldSettings, KEYS,
+    closest_key, ConfigError, ConfigErrors, KeyGroup, KeySpec, LatLon, Look, LookFamily, Rgb, WorldCatalog,
+    WorldSettings, KEYS,
 };
 pub use sphere::{direction, fibonacci, lat_lon_rad, random_directions, unit};
+pub use topology::{NodeId, Topology};
+pub use waves::{SeaState, WaveTrain, STORM_FACTOR};
+pub use world::World;

@@ -11,11 +11,7 @@ pub type Color = [f64; 3];
 
 /// `a` blended towards `b` by `t` (0: `a`, 1: `b`).
 pub fn mix(a: Color, b: Color, t: f64) -> Color {
-    [
-        a[0] + (b[0] - a[0]) * t,
-        a[1] + (b[1] - a[1]) * t,
-        a[2] + (b[2] - a[2]) * t,
-    ]
+    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
 }
 
 /// `c` with every channel multiplied by `k`.
@@ -30,19 +26,10 @@ pub fn under_sea(settings: &WorldSettings, height_m: f64) -> bool {
 
 /// Colour of bare ground at `height_m` above the datum, on a slope of `slope_deg`, at
 /// latitude `lat_rad`, following the world's look family, palette, climate and knobs.
-pub fn ground_color(
-    settings: &WorldSettings,
-    height_m: f64,
-    slope_deg: f64,
-    lat_rad: f64,
-) -> Color {
+pub fn ground_color(settings: &WorldSettings, height_m: f64, slope_deg: f64, lat_rad: f64) -> Color {
     let look = &settings.look;
     let relief = settings.relief_m;
-    let shore = if settings.sea {
-        settings.sea_level_m
-    } else {
-        -relief
-    };
+    let shore = if settings.sea { settings.sea_level_m } else { -relief };
     let above = height_m - shore;
     let alt = (above / (relief - shore).max(1.0)).clamp(0.0, 1.0);
     let wet = 0.5 + 0.5 * settings.climate;
@@ -55,8 +42,7 @@ pub fn ground_color(
         look.rock_color.to_f64(),
         look.snow_color.to_f64(),
     );
-    let mut forest_w =
-        smoothstep(0.35, 0.65, wet + 0.4 * (0.4 - alt)) * (1.0 - smoothstep(0.45, 0.7, alt));
+    let mut forest_w = smoothstep(0.35, 0.65, wet + 0.4 * (0.4 - alt)) * (1.0 - smoothstep(0.45, 0.7, alt));
     let mut ground = grass;
     let mut rock_c = rock;
     let mut snow_drop = 0.3;
@@ -83,13 +69,11 @@ pub fn ground_color(
         c = mix(c, sand, 1.0 - smoothstep(0.5 * beach_m, beach_m, above));
     }
     let cliff = look.cliff_slope_deg;
-    let rock_w =
-        smoothstep(cliff - 6.0, cliff + 6.0, slope_deg).max(0.6 * smoothstep(0.75, 0.95, alt));
+    let rock_w = smoothstep(cliff - 6.0, cliff + 6.0, slope_deg).max(0.6 * smoothstep(0.75, 0.95, alt));
     c = mix(c, rock_c, rock_w);
     let line = relief * (look.snow_line + 0.15 * settings.climate - snow_drop * polar * polar);
     let band = 0.04 * relief;
-    let snow_w =
-        smoothstep(line - band, line + band, height_m) * (1.0 - smoothstep(50.0, 65.0, slope_deg));
+    let snow_w = smoothstep(line - band, line + band, height_m) * (1.0 - smoothstep(50.0, 65.0, slope_deg));
     mix(c, snow, snow_w)
 }
 

@@ -1,12 +1,14 @@
-//! Pictures of a world: an equirectangular shaded-relief map and an orthographic globe.
+//! Pictures of a world: an equirectangular shaded-relief map and an orthographic globe,
+//! with lakes filled to their level and rivers drawn wider as their catchment grows.
 //!
-//! Pure functions from a world to RGB pixels; the CLI encodes them as PNG. Every pixel is
-//! computed independently, so the bytes are the same with any thread count.
+//! Pure functions from a solved [`World`] to RGB pixels; the CLI encodes them as PNG. Every
+//! pixel of the base picture is computed independently and rivers are painted in node order,
+//! so the bytes are the same with any thread count.
 
-use crate::height::PlanetHeight;
+use crate::drainage::NodeKind;
 use crate::look::{self, Color};
-use crate::settings::WorldSettings;
 use crate::sphere;
+use crate::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -28,13 +30,10 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 const SHADE_EXAGGERATION: f64 = 2.5;
 
 /// Shaded relief on an equirectangular map `width` × `width / 2` pixels: longitude -180°
-/// at the left edge, north at the top, hypsometric tint and sea depth from the world's look.
-pub fn render_map(
-    settings: &WorldSettings,
-    planet: &PlanetHeight,
-    width: usize,
-    progress: Progress,
-) -> Image {
+/// at the left edge, north at the top, hypsometric tint and sea depth from the world's look,
+/// lakes and rivers from the drainage.
+pub fn render_map(world: &World, width: usize, progress: Progress) -> Image {
+    let settings = &world.settings;
     let width = width.max(2);
     let height = (width / 2).max(1);
     let dlon = std::f64::consts::TAU / width as f64;
@@ -44,12 +43,10 @@ pub fn render_map(
     let heights: Vec<Vec<f64>> = (0..height)
         .into_par_iter()
         .map(|y| {
-            let (lat, row) = (lat_of(y), (0..width).map(|x| (x, lon_of(x))));
-            let out = row
-                .map(|(_, lon)| planet.height_unit(at(lat, lon)))
-                .collect();
+            let lat = lat_of(y);
+            let row = (0..width).map(|x| world.planet.height_unit(at(lat, lon_of(x)))).collect();
             progress(1);
-            out
+            row
         })
         .collect();
     let radius = settings.radius_m;
@@ -59,40 +56,117 @@ pub fn render_map(
         .map(|y| {
             let lat = lat_of(y);
             let dx_m = radius * libm::cos(lat).max(0.02) * dlon;
-            let dy_m = radius * dlat;
             let (y0, y1) = (y.saturating_sub(1), (y + 1).min(height - 1));
-            let (up, down) = (&heights[y0], &heights[y1]);
+            let dy_m = (y1 - y0).max(1) as f64 * radius * dlat;
             let row = &heights[y];
             let mut out = Vec::with_capacity(width * 3);
             for x in 0..width {
                 let h = row[x];
                 let gx = (row[(x + 1) % width] - row[(x + width - 1) % width]) / (2.0 * dx_m);
-                let gy = (up[x] - down[x]) / ((y1 - y0).max(1) as f64 * dy_m);
-                let normal =
-                    DVec3::new(-gx * SHADE_EXAGGERATION, -gy * SHADE_EXAGGERATION, 1.0).normalize();
+                let gy = (heights[y0][x] - heights[y1][x]) / dy_m;
+                let normal = DVec3::new(-gx * SHADE_EXAGGERATION, -gy * SHADE_EXAGGERATION, 1.0).normalize();
                 let shade = (normal.dot(light) / light.z).clamp(0.0, 1.5);
-                let c = pixel(settings, h, gx.hypot(gy), lat, shade);
+                let c = pixel(world, at(lat, lon_of(x)), h, gx.hypot(gy), lat, shade);
                 out.extend_from_slice(&look::to_rgb8(c));
             }
+            progress(1);
             out
         })
         .collect();
-    Image {
-        width,
-        height,
-        rgb: rows.concat(),
+    let mut image = Image { width, height, rgb: rows.concat() };
+    let project = |p: DVec3| {
+        let (lat, lon) = sphere::lat_lon_rad(p);
+        Some(((lon + std::f64::consts::PI) / dlon - 0.5, (std::f64::consts::FRAC_PI_2 - lat) / dlat - 0.5))
+    };
+    paint_rivers(&mut image, world, width as f64 / 2048.0, project, true);
+    image
+}
+
+/// Colour of one map pixel: sea, lake or ground, lit by `shade` (1 = flat ground in full light).
+fn pixel(world: &World, dir: DVec3, h: f64, gradient: f64, lat: f64, shade: f64) -> Color {
+    let settings = &world.settings;
+    if look::under_sea(settings, h) {
+        let c = look::water_color(settings, settings.sea_level_m - h, lat);
+        return look::scale(c, 1.0 + 0.25 * (shade - 1.0));
+    }
+    if let Some(level) = lake_level(world, dir, h) {
+        return look::scale(lake_color(world, level - h, lat), 1.0 + 0.15 * (shade - 1.0));
+    }
+    let slope_deg = libm::atan(gradient).to_degrees();
+    look::scale(look::ground_color(settings, h, slope_deg, lat), 0.5 + 0.5 * shade)
+}
+
+/// The lake level over ground `h` in direction `dir`, when the nearest node is a lake node
+/// and the ground there is under its level.
+fn lake_level(world: &World, dir: DVec3, h: f64) -> Option<f64> {
+    let node = world.lattice.nearest_node(dir).index();
+    let level = world.drainage.water_level_m[node];
+    (world.drainage.kind[node] == NodeKind::Lake && h < level).then_some(level)
+}
+
+/// Lake water: the shallows colour deepening towards the sea colour.
+fn lake_color(world: &World, depth_m: f64, lat: f64) -> Color {
+    look::water_color(&world.settings, depth_m.min(0.15 * world.settings.relief_m), lat)
+}
+
+/// Draws every river reach (node → receiver) as an anti-aliased line, `scale` pixels per
+/// pixel of a 2048-wide map; `wraps` for maps whose left and right edges meet.
+fn paint_rivers(
+    image: &mut Image,
+    world: &World,
+    scale: f64,
+    project: impl Fn(DVec3) -> Option<(f64, f64)>,
+    wraps: bool,
+) {
+    let d = &world.drainage;
+    let threshold = world.settings.river_catchment_m2;
+    let positions = world.lattice.positions();
+    let colour =
+        look::mix(world.settings.look.shallows_color.to_f64(), world.settings.look.sea_color.to_f64(), 0.35);
+    let w = image.width as f64;
+    for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::River) {
+        let Some(r) = d.receivers[i].receiver() else { continue };
+        let (Some(a), Some(mut b)) = (project(positions[i]), project(positions[r.index()])) else { continue };
+        if wraps && (b.0 - a.0).abs() > w / 2.0 {
+            b.0 += if b.0 > a.0 { -w } else { w };
+        }
+        let width_px = scale * (1.2 + 0.9 * libm::log((d.catchment_m2[i] / threshold).max(1.0)));
+        paint_segment(image, a, b, width_px.max(0.8), colour);
+        if wraps {
+            let shift = if a.0 < w / 2.0 { w } else { -w };
+            paint_segment(image, (a.0 + shift, a.1), (b.0 + shift, b.1), width_px.max(0.8), colour);
+        }
     }
 }
 
-/// Colour of one pixel: water or ground, lit by `shade` (1 = flat ground in full light).
-fn pixel(settings: &WorldSettings, h: f64, gradient: f64, lat: f64, shade: f64) -> Color {
-    if look::under_sea(settings, h) {
-        let c = look::water_color(settings, settings.sea_level_m - h, lat);
-        look::scale(c, 1.0 + 0.25 * (shade - 1.0))
-    } else {
-        let slope_deg = libm::atan(gradient).to_degrees();
-        let c = look::ground_color(settings, h, slope_deg, lat);
-        look::scale(c, 0.5 + 0.5 * shade)
+/// Blends `colour` over every pixel within `width_px / 2` of the segment `a`–`b`.
+fn paint_segment(image: &mut Image, a: (f64, f64), b: (f64, f64), width_px: f64, colour: Color) {
+    let half = width_px / 2.0;
+    let reach = half + 1.0;
+    let x0 = (a.0.min(b.0) - reach).floor().max(0.0) as usize;
+    let x1 = (a.0.max(b.0) + reach).ceil().min(image.width as f64 - 1.0);
+    let y0 = (a.1.min(b.1) - reach).floor().max(0.0) as usize;
+    let y1 = (a.1.max(b.1) + reach).ceil().min(image.height as f64 - 1.0);
+    if x1 < 0.0 || y1 < 0.0 {
+        return;
+    }
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = (dx * dx + dy * dy).max(1e-12);
+    let rgb = look::to_rgb8(colour).map(f64::from);
+    for y in y0..=y1 as usize {
+        for x in x0..=x1 as usize {
+            let (px, py) = (x as f64 - a.0, y as f64 - a.1);
+            let t = ((px * dx + py * dy) / len2).clamp(0.0, 1.0);
+            let dist = (px - t * dx).hypot(py - t * dy);
+            let cover = (half + 0.5 - dist).clamp(0.0, 1.0);
+            if cover > 0.0 {
+                let k = (y * image.width + x) * 3;
+                for (px, target) in image.rgb[k..k + 3].iter_mut().zip(rgb) {
+                    let old = f64::from(*px);
+                    *px = (old + (target - old) * cover + 0.5) as u8;
+                }
+            }
+        }
     }
 }
 
@@ -112,22 +186,15 @@ pub struct GlobeView {
 
 impl Default for GlobeView {
     fn default() -> Self {
-        GlobeView {
-            lat_deg: 25.0,
-            lon_deg: 20.0,
-        }
+        GlobeView { lat_deg: 25.0, lon_deg: 20.0 }
     }
 }
 
 /// An orthographic view of the planet, `size` × `size` pixels, lit from the upper left,
-/// against the world's sky colour with a thin atmosphere at the limb.
-pub fn render_globe(
-    settings: &WorldSettings,
-    planet: &PlanetHeight,
-    size: usize,
-    view: GlobeView,
-    progress: Progress,
-) -> Image {
+/// against the world's sky colour with a thin atmosphere at the limb, lakes and rivers drawn.
+pub fn render_globe(world: &World, size: usize, view: GlobeView, progress: Progress) -> Image {
+    let settings = &world.settings;
+    let planet = &world.planet;
     let size = size.max(2);
     let forward = sphere::direction(view.lat_deg, view.lon_deg);
     let right = sphere::unit(DVec3::Y.cross(forward));
@@ -158,17 +225,16 @@ pub fn render_globe(
                     let gx = (planet.height_unit(sphere::unit(p + t1 * eps)) - h) / (eps * radius);
                     let gy = (planet.height_unit(sphere::unit(p + t2 * eps)) - h) / (eps * radius);
                     let (lat, _) = sphere::lat_lon_rad(p);
-                    let water = look::under_sea(settings, h);
-                    let normal = if water {
-                        p
-                    } else {
-                        (p - (t1 * gx + t2 * gy) * SHADE_EXAGGERATION).normalize()
-                    };
+                    let sea = look::under_sea(settings, h);
+                    let lake = if sea { None } else { lake_level(world, p, h) };
+                    let flat = sea || lake.is_some();
+                    let normal =
+                        if flat { p } else { (p - (t1 * gx + t2 * gy) * SHADE_EXAGGERATION).normalize() };
                     let light = 0.15 + 0.85 * normal.dot(sun).max(0.0);
-                    let base = if water {
-                        look::water_color(settings, settings.sea_level_m - h, lat)
-                    } else {
-                        look::ground_color(settings, h, libm::atan(gx.hypot(gy)).to_degrees(), lat)
+                    let base = match lake {
+                        _ if sea => look::water_color(settings, settings.sea_level_m - h, lat),
+                        Some(level) => lake_color(world, level - h, lat),
+                        None => look::ground_color(settings, h, libm::atan(gx.hypot(gy)).to_degrees(), lat),
                     };
                     let haze = (1.0 - facing).powi(3) * 0.6;
                     look::mix(look::scale(base, light), sky, haze)
@@ -179,9 +245,12 @@ pub fn render_globe(
             out
         })
         .collect();
-    Image {
-        width: size,
-        height: size,
-        rgb: rows.concat(),
-    }
+    let mut image = Image { width: size, height: size, rgb: rows.concat() };
+    let half = size as f64 / 2.0;
+    let project = |p: DVec3| {
+        (p.dot(forward) > 0.05)
+            .then(|| (half + half * disc * p.dot(right) - 0.5, half - half * disc * p.dot(up) - 0.5))
+    };
+    paint_rivers(&mut image, world, size as f64 / 2048.0, project, false);
+    image
 }

@@ -10,9 +10,7 @@ pub struct SplitMix64 {
 impl SplitMix64 {
     /// A generator for `seed` on the independent stream `stream` (e.g. one per world feature).
     pub fn new(seed: u64, stream: u64) -> Self {
-        let mut mixer = SplitMix64 {
-            state: seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F),
-        };
+        let mut mixer = SplitMix64 { state: seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F) };
         let state = mixer.next_u64();
         SplitMix64 { state }
     }

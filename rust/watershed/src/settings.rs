@@ -39,129 +39,36 @@ const fn key(name: &'static str, group: KeyGroup, doc: &'static str) -> KeySpec 
 }
 
 /// Every key a world object must have, in the order they are written back out.
+#[rustfmt::skip]
 pub const KEYS: &[KeySpec] = &[
-    key(
-        "name",
-        KeyGroup::Identity,
-        "world name: lowercase letters, digits and '_', unique in the file",
-    ),
-    key(
-        "seed",
-        KeyGroup::Identity,
-        "seed of every random choice: any integer 0..=18446744073709551615",
-    ),
-    key(
-        "radius_m",
-        KeyGroup::Shape,
-        "radius of the datum sphere, metres (500..=1000000)",
-    ),
-    key(
-        "relief_m",
-        KeyGroup::Shape,
-        "how far the ground may stand above or below the datum, metres (10..=radius_m/10)",
-    ),
-    key(
-        "sea_level_m",
-        KeyGroup::Shape,
-        "sea surface relative to the datum, metres (within ±relief_m)",
-    ),
-    key(
-        "crater_depth_m",
-        KeyGroup::Shape,
-        "depth of the deepest crater, metres (0..=relief_m)",
-    ),
-    key(
-        "river_catchment_m2",
-        KeyGroup::Shape,
-        "catchment a point needs to carry a river, square metres (> 0)",
-    ),
-    key(
-        "lake_at",
-        KeyGroup::Shape,
-        "where a lake basin is guaranteed: {\"lat_deg\", \"lon_deg\"} or null",
-    ),
-    key(
-        "sea",
-        KeyGroup::Subsystems,
-        "whether the sea sphere exists at sea_level_m",
-    ),
-    key(
-        "rivers",
-        KeyGroup::Subsystems,
-        "whether catchments above the threshold become rivers",
-    ),
-    key(
-        "lakes",
-        KeyGroup::Subsystems,
-        "whether depressions hold standing water",
-    ),
-    key(
-        "craters",
-        KeyGroup::Subsystems,
-        "whether craters are cut into the ground",
-    ),
-    key(
-        "mesas",
-        KeyGroup::Subsystems,
-        "whether ridges are flattened into plateaus with cliff bands",
-    ),
-    key(
-        "erosion",
-        KeyGroup::Subsystems,
-        "whether valley floors are smoothed as if eroded and filled",
-    ),
-    key(
-        "climate",
-        KeyGroup::Climate,
-        "bias from cold and dry (-1) to hot and wet (+1)",
-    ),
-    key(
-        "look_family",
-        KeyGroup::Look,
-        "look family: temperate, volcanic, desert or glacial",
-    ),
+    key("name", KeyGroup::Identity, "world name: lowercase letters, digits and '_', unique in the file"),
+    key("seed", KeyGroup::Identity, "seed of every random choice: any integer 0..=18446744073709551615"),
+    key("radius_m", KeyGroup::Shape, "radius of the datum sphere, metres (500..=1000000)"),
+    key("relief_m", KeyGroup::Shape, "how far the ground may stand above or below the datum, metres (10..=radius_m/10)"),
+    key("sea_level_m", KeyGroup::Shape, "sea surface relative to the datum, metres (within ±relief_m)"),
+    key("crater_depth_m", KeyGroup::Shape, "depth of the deepest crater, metres (0..=relief_m)"),
+    key("river_catchment_m2", KeyGroup::Shape, "catchment a point needs to carry a river, square metres (> 0)"),
+    key("lattice_nodes", KeyGroup::Shape, "points of the drainage lattice over the whole sphere (1000..=16000000)"),
+    key("lake_min_depth_m", KeyGroup::Shape, "a depression filled deeper than this is a lake, metres (0..=100)"),
+    key("lake_at", KeyGroup::Shape, "where a lake basin is guaranteed: {\"lat_deg\", \"lon_deg\"} or null"),
+    key("sea", KeyGroup::Subsystems, "whether the sea sphere exists at sea_level_m"),
+    key("rivers", KeyGroup::Subsystems, "whether catchments above the threshold become rivers"),
+    key("lakes", KeyGroup::Subsystems, "whether depressions hold standing water"),
+    key("craters", KeyGroup::Subsystems, "whether craters are cut into the ground"),
+    key("mesas", KeyGroup::Subsystems, "whether ridges are flattened into plateaus with cliff bands"),
+    key("erosion", KeyGroup::Subsystems, "whether valley floors are smoothed as if eroded and filled"),
+    key("climate", KeyGroup::Climate, "bias from cold and dry (-1) to hot and wet (+1)"),
+    key("look_family", KeyGroup::Look, "look family: temperate, volcanic, desert or glacial"),
     key("sea_color", KeyGroup::Look, "deep sea colour, \"#rrggbb\""),
-    key(
-        "shallows_color",
-        KeyGroup::Look,
-        "shallow water colour, \"#rrggbb\"",
-    ),
-    key(
-        "sand_color",
-        KeyGroup::Look,
-        "beach and dune colour, \"#rrggbb\"",
-    ),
-    key(
-        "grass_color",
-        KeyGroup::Look,
-        "open ground colour, \"#rrggbb\"",
-    ),
+    key("shallows_color", KeyGroup::Look, "shallow water colour, \"#rrggbb\""),
+    key("sand_color", KeyGroup::Look, "beach and dune colour, \"#rrggbb\""),
+    key("grass_color", KeyGroup::Look, "open ground colour, \"#rrggbb\""),
     key("forest_color", KeyGroup::Look, "forest colour, \"#rrggbb\""),
-    key(
-        "rock_color",
-        KeyGroup::Look,
-        "cliff and bare rock colour, \"#rrggbb\"",
-    ),
-    key(
-        "snow_color",
-        KeyGroup::Look,
-        "snow and ice colour, \"#rrggbb\"",
-    ),
-    key(
-        "sky_color",
-        KeyGroup::Look,
-        "sky and atmosphere colour, \"#rrggbb\"",
-    ),
-    key(
-        "snow_line",
-        KeyGroup::Look,
-        "snow line as a fraction of relief_m above the datum, at the equator (0..=1)",
-    ),
-    key(
-        "cliff_slope_deg",
-        KeyGroup::Look,
-        "slope from which bare rock shows, degrees (5..=85)",
-    ),
+    key("rock_color", KeyGroup::Look, "cliff and bare rock colour, \"#rrggbb\""),
+    key("snow_color", KeyGroup::Look, "snow and ice colour, \"#rrggbb\""),
+    key("sky_color", KeyGroup::Look, "sky and atmosphere colour, \"#rrggbb\""),
+    key("snow_line", KeyGroup::Look, "snow line as a fraction of relief_m above the datum, at the equator (0..=1)"),
+    key("cliff_slope_deg", KeyGroup::Look, "slope from which bare rock shows, degrees (5..=85)"),
 ];
 
 /// A colour as three 8-bit channels, written `"#rrggbb"` in `worlds.json`.
@@ -225,10 +132,7 @@ impl LookFamily {
 
     /// The family's name in `worlds.json`.
     pub fn name(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .find(|(f, _)| *f == self)
-            .map_or("temperate", |(_, n)| n)
+        Self::ALL.iter().find(|(f, _)| *f == self).map_or("temperate", |(_, n)| n)
     }
 }
 
@@ -276,6 +180,10 @@ pub struct WorldSettings {
     pub crater_depth_m: f64,
     /// Catchment a point needs to carry a river, m².
     pub river_catchment_m2: f64,
+    /// Points of the drainage lattice over the whole sphere.
+    pub lattice_nodes: usize,
+    /// A depression filled deeper than this is a lake, metres.
+    pub lake_min_depth_m: f64,
     /// Where a lake basin is guaranteed, if anywhere.
     pub lake_at: Option<LatLon>,
     /// Whether the sea exists.
@@ -342,10 +250,7 @@ impl WorldCatalog {
     /// out-of-range values, duplicate names — one [`ConfigError`] each.
     pub fn from_json(text: &str) -> Result<Self, ConfigErrors> {
         let root: Value = serde_json::from_str(text).map_err(|e| {
-            ConfigErrors(vec![ConfigError {
-                path: String::new(),
-                message: format!("not valid JSON: {e}"),
-            }])
+            ConfigErrors(vec![ConfigError { path: String::new(), message: format!("not valid JSON: {e}") }])
         })?;
         let mut errors = Vec::new();
         let list = match &root {
@@ -353,9 +258,7 @@ impl WorldCatalog {
                 for k in top.keys().filter(|k| *k != "worlds") {
                     errors.push(ConfigError {
                         path: k.clone(),
-                        message: format!(
-                            "unknown top-level key '{k}'; the file holds only \"worlds\""
-                        ),
+                        message: format!("unknown top-level key '{k}'; the file holds only \"worlds\""),
                     });
                 }
                 match top.get("worlds") {
@@ -382,10 +285,7 @@ impl WorldCatalog {
             other => {
                 errors.push(ConfigError {
                     path: String::new(),
-                    message: format!(
-                        "expected an object {{\"worlds\": [...]}}, got {}",
-                        kind(other)
-                    ),
+                    message: format!("expected an object {{\"worlds\": [...]}}, got {}", kind(other)),
                 });
                 &[]
             }
@@ -398,10 +298,7 @@ impl WorldCatalog {
                     if worlds.iter().any(|o| o.name == w.name) {
                         errors.push(ConfigError {
                             path: format!("{path}.name"),
-                            message: format!(
-                                "world '{}' ({path}.name): duplicate world name",
-                                w.name
-                            ),
+                            message: format!("world '{}' ({path}.name): duplicate world name", w.name),
                         });
                     } else {
                         worlds.push(w);
@@ -494,10 +391,7 @@ impl Reader<'_> {
     }
 
     fn string(&mut self, key: &str) -> Option<String> {
-        match self
-            .get(key)
-            .map(|v| (v.as_str().map(str::to_owned), kind(v)))
-        {
+        match self.get(key).map(|v| (v.as_str().map(str::to_owned), kind(v))) {
             Some((Some(s), _)) => Some(s),
             Some((None, got)) => {
                 self.fail(key, format!("expected a string, got {got}"));
@@ -519,14 +413,11 @@ impl Reader<'_> {
         }
     }
 
-    fn seed(&mut self, key: &str) -> u64 {
+    fn unsigned(&mut self, key: &str) -> u64 {
         match self.get(key).map(|v| (v.as_u64(), v.to_string())) {
             Some((Some(s), _)) => s,
             Some((None, got)) => {
-                self.fail(
-                    key,
-                    format!("expected an integer in 0..=18446744073709551615, got {got}"),
-                );
+                self.fail(key, format!("expected a whole number in 0..=18446744073709551615, got {got}"));
                 0
             }
             None => 0,
@@ -539,18 +430,12 @@ impl Reader<'_> {
             Value::Null => None,
             Value::Object(o) => {
                 for k in o.keys().filter(|k| *k != "lat_deg" && *k != "lon_deg") {
-                    self.fail(
-                        key,
-                        format!("unknown key '{k}' in a place; expected lat_deg and lon_deg"),
-                    );
+                    self.fail(key, format!("unknown key '{k}' in a place; expected lat_deg and lon_deg"));
                 }
                 let mut part = |name: &str| match o.get(name) {
                     Some(v) if v.is_number() => v.as_f64().unwrap_or(f64::NAN),
                     Some(v) => {
-                        self.fail(
-                            &format!("{key}.{name}"),
-                            format!("expected a number, got {}", kind(v)),
-                        );
+                        self.fail(&format!("{key}.{name}"), format!("expected a number, got {}", kind(v)));
                         f64::NAN
                     }
                     None => {
@@ -565,10 +450,7 @@ impl Reader<'_> {
             other => {
                 self.fail(
                     key,
-                    format!(
-                        "expected {{\"lat_deg\": .., \"lon_deg\": ..}} or null, got {}",
-                        kind(&other)
-                    ),
+                    format!("expected {{\"lat_deg\": .., \"lon_deg\": ..}} or null, got {}", kind(&other)),
                 );
                 None
             }
@@ -593,20 +475,12 @@ impl WorldSettings {
             Some(n) => format!("world '{n}'"),
             None => format!("world {path}"),
         };
-        let mut r = Reader {
-            object,
-            label: label.clone(),
-            path,
-            errors: Vec::new(),
-        };
+        let mut r = Reader { object, label: label.clone(), path, errors: Vec::new() };
         for k in object.keys() {
             if !KEYS.iter().any(|s| s.name == k) {
                 r.errors.push(ConfigError {
                     path: format!("{path}.{k}"),
-                    message: format!(
-                        "{label}: unknown key '{k}'; did you mean '{}'?",
-                        closest_key(k)
-                    ),
+                    message: format!("{label}: unknown key '{k}'; did you mean '{}'?", closest_key(k)),
                 });
             }
         }
@@ -617,22 +491,21 @@ impl WorldSettings {
                 Some((f, _)) => *f,
                 None => {
                     let names: Vec<&str> = LookFamily::ALL.iter().map(|(_, n)| *n).collect();
-                    r.fail(
-                        "look_family",
-                        format!("expected one of {}, got \"{n}\"", names.join(", ")),
-                    );
+                    r.fail("look_family", format!("expected one of {}, got \"{n}\"", names.join(", ")));
                     LookFamily::Temperate
                 }
             },
         };
         let world = WorldSettings {
             name: r.string("name").unwrap_or_default(),
-            seed: r.seed("seed"),
+            seed: r.unsigned("seed"),
             radius_m: r.number("radius_m"),
             relief_m: r.number("relief_m"),
             sea_level_m: r.number("sea_level_m"),
             crater_depth_m: r.number("crater_depth_m"),
             river_catchment_m2: r.number("river_catchment_m2"),
+            lattice_nodes: r.unsigned("lattice_nodes") as usize,
+            lake_min_depth_m: r.number("lake_min_depth_m"),
             lake_at: r.lat_lon("lake_at"),
             sea: r.boolean("sea"),
             rivers: r.boolean("rivers"),
@@ -659,9 +532,7 @@ impl WorldSettings {
         // Range checks only on values that parsed: a missing key is reported once, not twice.
         let parsed = |key: &str| {
             let at = format!("{path}.{key}");
-            !errors
-                .iter()
-                .any(|e: &ConfigError| e.path == at || e.path.starts_with(&format!("{at}.")))
+            !errors.iter().any(|e: &ConfigError| e.path == at || e.path.starts_with(&format!("{at}.")))
         };
         let range_errors: Vec<ConfigError> = world
             .validate()
@@ -686,18 +557,13 @@ impl WorldSettings {
         let mut errors = Vec::new();
         let mut check = |ok: bool, path: &str, message: String| {
             if !ok {
-                errors.push(ConfigError {
-                    path: path.to_owned(),
-                    message,
-                });
+                errors.push(ConfigError { path: path.to_owned(), message });
             }
         };
         let in_range = |x: f64, lo: f64, hi: f64| x.is_finite() && x >= lo && x <= hi;
         let n = &self.name;
         check(
-            !n.is_empty()
-                && n.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
             "name",
             format!("name must be lowercase letters, digits and '_', got \"{n}\""),
         );
@@ -707,22 +573,14 @@ impl WorldSettings {
             "radius_m",
             format!("radius_m must be within 500..=1000000, got {r}"),
         );
-        let max_relief = if r.is_finite() {
-            (r / 10.0).max(10.0)
-        } else {
-            1.0e5
-        };
+        let max_relief = if r.is_finite() { (r / 10.0).max(10.0) } else { 1.0e5 };
         let relief = self.relief_m;
         check(
             in_range(relief, 10.0, max_relief),
             "relief_m",
             format!("relief_m must be within 10..=radius_m/10 ({max_relief}), got {relief}"),
         );
-        let bound = if relief.is_finite() {
-            relief.abs()
-        } else {
-            0.0
-        };
+        let bound = if relief.is_finite() { relief.abs() } else { 0.0 };
         let sea = self.sea_level_m;
         check(
             in_range(sea, -bound, bound),
@@ -735,16 +593,24 @@ impl WorldSettings {
             "crater_depth_m",
             format!("crater_depth_m must be within 0..=relief_m ({bound}), got {crater}"),
         );
-        let area = if r.is_finite() {
-            4.0 * std::f64::consts::PI * r * r
-        } else {
-            f64::INFINITY
-        };
+        let area = if r.is_finite() { 4.0 * std::f64::consts::PI * r * r } else { f64::INFINITY };
         let catchment = self.river_catchment_m2;
         check(
             catchment.is_finite() && catchment > 0.0 && catchment <= area,
             "river_catchment_m2",
             format!("river_catchment_m2 must be above 0 and at most the planet's area ({area:.0}), got {catchment}"),
+        );
+        let nodes = self.lattice_nodes;
+        check(
+            (1000..=16_000_000).contains(&nodes),
+            "lattice_nodes",
+            format!("lattice_nodes must be within 1000..=16000000, got {nodes}"),
+        );
+        let lake = self.lake_min_depth_m;
+        check(
+            in_range(lake, 0.0, 100.0),
+            "lake_min_depth_m",
+            format!("lake_min_depth_m must be within 0..=100, got {lake}"),
         );
         if let Some(p) = self.lake_at {
             let (lat, lon) = (p.lat_deg, p.lon_deg);
@@ -760,17 +626,9 @@ impl WorldSettings {
             );
         }
         let c = self.climate;
-        check(
-            in_range(c, -1.0, 1.0),
-            "climate",
-            format!("climate must be within -1..=1, got {c}"),
-        );
+        check(in_range(c, -1.0, 1.0), "climate", format!("climate must be within -1..=1, got {c}"));
         let s = self.look.snow_line;
-        check(
-            in_range(s, 0.0, 1.0),
-            "snow_line",
-            format!("snow_line must be within 0..=1, got {s}"),
-        );
+        check(in_range(s, 0.0, 1.0), "snow_line", format!("snow_line must be within 0..=1, got {s}"));
         let cl = self.look.cliff_slope_deg;
         check(
             in_range(cl, 5.0, 85.0),
@@ -796,6 +654,8 @@ impl WorldSettings {
             "sea_level_m": self.sea_level_m,
             "crater_depth_m": self.crater_depth_m,
             "river_catchment_m2": self.river_catchment_m2,
+            "lattice_nodes": self.lattice_nodes,
+            "lake_min_depth_m": self.lake_min_depth_m,
             "lake_at": lake,
             "sea": self.sea,
             "rivers": self.rivers,

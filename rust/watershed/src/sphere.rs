@@ -36,7 +36,7 @@ pub fn fibonacci(i: usize, n: usize) -> DVec3 {
     let y = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
     let r = (1.0 - y * y).max(0.0).sqrt();
     // i / golden ratio, wrapped to one turn; fract keeps precision for millions of points.
-    let turns = (i as f64 * 0.618_033_988_749_894_8).fract();
+    let turns = (i as f64 * 0.618_033_988_749_895).fract();
     let phi = std::f64::consts::TAU * turns;
     DVec3::new(r * libm::sin(phi), y, r * libm::cos(phi))
 }

@@ -1,0 +1,136 @@
+//! The `watershed` binary end to end: exit codes, messages and files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use watershed::{read_array2, write_npy};
+
+fn watershed(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_watershed"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("run watershed")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("watershed-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn check_accepts_the_shipped_file_and_names_a_misspelt_key() {
+    let ok = watershed(&["check", "worlds.json"]);
+    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assert!(text(&ok.stdout).contains("9 worlds OK"));
+
+    let dir = scratch("check");
+    let shipped =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../worlds.json")).expect("read");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, shipped.replacen("\"relief_m\"", "\"relif_m\"", 1)).expect("write");
+    let out = watershed(&["check", bad.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("world 'home': unknown key 'relif_m'; did you mean 'relief_m'?"), "{err}");
+}
+
+#[test]
+fn unknown_world_is_one_line_and_a_failure() {
+    let out = watershed(&["digest", "--world", "atlantis"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: no world 'atlantis' in worlds.json; worlds are: home, dry_moon"),
+        "{err}"
+    );
+}
+
+fn write_dem(path: &Path, shape: &[usize], values: &[f64]) {
+    std::fs::write(path, write_npy(shape, values)).expect("write dem");
+}
+
+#[test]
+fn grid_drain_writes_the_four_arrays() {
+    let dir = scratch("grid");
+    let dem = dir.join("dem.npy");
+    #[rustfmt::skip]
+    write_dem(&dem, &[5, 5], &[
+        9.0, 9.0, 9.0, 9.0, 9.0,
+        9.0, 6.0, 7.0, 8.0, 9.0,
+        9.0, 5.0, 2.0, 6.0, 9.0,
+        9.0, 6.0, 4.0, 7.0, 9.0,
+        9.0, 9.0, 3.0, 9.0, 9.0,
+    ]);
+    let out_dir = dir.join("out");
+    let out = watershed(&[
+        "grid-drain",
+        "--dem",
+        dem.to_str().expect("utf-8"),
+        "--cell-m",
+        "2",
+        "--edge-outlets",
+        "--out",
+        out_dir.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let filled = read_array2(&std::fs::read(out_dir.join("filled.npy")).expect("filled")).expect("npy");
+    assert_eq!(filled.data[12], 4.0);
+    let accum = read_array2(&std::fs::read(out_dir.join("accum.npy")).expect("accum")).expect("npy");
+    assert_eq!(accum.data[22], 40.0, "ten cells of 4 m² reach the outlet on the edge");
+    let receivers = std::fs::read(out_dir.join("receivers.npy")).expect("receivers");
+    assert!(String::from_utf8_lossy(&receivers[..128]).contains("'descr': '<i8'"));
+    let lake_id = std::fs::read(out_dir.join("lake_id.npy")).expect("lake_id");
+    assert!(String::from_utf8_lossy(&lake_id[..128]).contains("'descr': '<i4'"));
+}
+
+#[test]
+fn grid_drain_rejects_bad_input_clearly() {
+    let dir = scratch("bad-grid");
+    let cases: [(&str, Vec<u8>, &str); 4] = [
+        ("flat.npy", write_npy(&[4], &[1.0, 2.0, 3.0, 4.0]), "expected a 2-D array, got shape [4]"),
+        ("nan.npy", write_npy(&[2, 2], &[1.0, f64::NAN, 3.0, 4.0]), "value at row 0, column 1 is not finite"),
+        ("empty.npy", write_npy::<f64>(&[0, 3], &[]), "the array is empty"),
+        ("ints.npy", write_npy(&[2, 2], &[1i64, 2, 3, 4]), "unsupported dtype '<i8'"),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("write");
+        let out = watershed(&[
+            "grid-drain",
+            "--dem",
+            path.to_str().expect("utf-8"),
+            "--out",
+            dir.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{name}: {err}");
+    }
+}
+
+#[test]
+fn export_writes_the_sphere_solve() {
+    let dir = scratch("export");
+    let out = watershed(&["export", "--world", "pebble", "--out", dir.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for name in [
+        "positions.npy",
+        "heights.npy",
+        "neighbor_offsets.npy",
+        "neighbors.npy",
+        "receivers.npy",
+        "catchment_m2.npy",
+        "water_level.npy",
+        "kind.npy",
+    ] {
+        assert!(dir.join(name).is_file(), "{name}");
+    }
+    let positions = std::fs::read(dir.join("positions.npy")).expect("positions");
+    assert!(String::from_utf8_lossy(&positions[..128]).contains("'shape': (20000, 3)"));
+}

@@ -1,0 +1,516 @@
+//! The drainage solve: every node drains to a strictly lower neighbour or is a sink.
+//!
+//! Generic over [`Topology`], so the sphere lattice and the D8 grid share every line:
+//! priority flood from the outlets (the sea, the map edge, or the lowest node of a dry world)
+//! gives each node its spill level; receivers follow the lowest strictly lower neighbour on
+//! the routing surface (the fill plus an ulp ramp across flats, so lakes route to their
+//! outlet); depressions deeper than the minimum become lakes unless their level is under the
+//! sea's storm crest, which makes them bays; flow accumulates area in topological order.
+
+use crate::settings::WorldSettings;
+use crate::topology::{NodeId, Topology};
+use crate::waves::SeaState;
+use rayon::prelude::*;
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, VecDeque};
+
+/// Where a node's water goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outlet {
+    /// The node is sea: its water has arrived.
+    Sea,
+    /// The node is on the map edge of a grid and water leaves the map there.
+    Edge,
+    /// The node is a terminal sink (the lowest node of a world without sea or edge).
+    Sink,
+    /// The node drains to this strictly lower neighbour.
+    Flows(NodeId),
+}
+
+impl Outlet {
+    /// The receiving node, if the water flows on.
+    pub fn receiver(self) -> Option<NodeId> {
+        match self {
+            Outlet::Flows(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// What a node is, as the export's `kind.npy` codes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum NodeKind {
+    /// Dry ground that carries no river.
+    Land = 0,
+    /// Under the sea (or a bay that joined it).
+    Sea = 1,
+    /// Standing water at a lake's level.
+    Lake = 2,
+    /// Land whose catchment passes the river threshold.
+    River = 3,
+}
+
+/// What the solve needs to know about the water, in the heights' units (metres).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrainageParams {
+    /// Nodes strictly under this level are sea; `None` for a world without a sea.
+    pub sea_level_m: Option<f64>,
+    /// The highest the sea can stand above its level; lakes under it are bays.
+    pub storm_crest_m: f64,
+    /// Whether depressions hold lakes.
+    pub lakes: bool,
+    /// A depression is a lake when it is filled by more than this, metres.
+    pub lake_min_depth_m: f64,
+    /// Whether rivers form.
+    pub rivers: bool,
+    /// Catchment from which a land node is river, m².
+    pub river_catchment_m2: f64,
+    /// Whether edge nodes of a grid are outlets.
+    pub edge_outlets: bool,
+}
+
+impl DrainageParams {
+    /// The parameters a world's settings give (sea, lakes, rivers, thresholds, storm crest).
+    pub fn for_world(settings: &WorldSettings) -> Self {
+        DrainageParams {
+            sea_level_m: settings.sea.then_some(settings.sea_level_m),
+            storm_crest_m: SeaState::for_world(settings).storm_crest_m(),
+            lakes: settings.lakes,
+            lake_min_depth_m: settings.lake_min_depth_m,
+            rivers: settings.rivers,
+            river_catchment_m2: settings.river_catchment_m2,
+            edge_outlets: false,
+        }
+    }
+}
+
+/// One lake: a depression deeper than the minimum whose level stands clear of the sea.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lake {
+    /// Water level (the spill level), metres.
+    pub level_m: f64,
+    /// Level minus the lowest ground under the lake, metres.
+    pub depth_m: f64,
+    /// The node outside the lake its water spills to.
+    pub outlet: Outlet,
+    /// Number of nodes under the lake.
+    pub nodes: usize,
+    /// Surface area, m².
+    pub area_m2: f64,
+}
+
+/// Counts for reports and the invariant tests.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DrainageStats {
+    /// Nodes in the solve.
+    pub nodes: usize,
+    /// Sea nodes (bays included).
+    pub sea: usize,
+    /// Dry land nodes that are not river.
+    pub land: usize,
+    /// Lake nodes.
+    pub lake: usize,
+    /// River nodes.
+    pub river: usize,
+    /// Lakes.
+    pub lakes: usize,
+    /// Depressions that would be lakes but sit under the storm crest, joined to the sea.
+    pub bays: usize,
+    /// River nodes that drain into the sea.
+    pub mouths: usize,
+    /// Highest Strahler order of any river node.
+    pub max_strahler: u8,
+    /// Largest catchment that reaches an outlet, m² (and in nodes' worth of area).
+    pub largest_catchment_m2: f64,
+    /// Nodes whose area makes up the largest catchment.
+    pub largest_catchment_nodes: usize,
+    /// Invariant (0): land nodes whose receiver is not strictly lower on the routing surface.
+    pub uphill: usize,
+    /// Invariant (0): land nodes from which no path of receivers reaches an outlet.
+    pub no_path: usize,
+    /// Invariant (0): river nodes under the sea surface.
+    pub underwater_rivers: usize,
+}
+
+/// The solved drainage of one surface.
+#[derive(Debug, Clone)]
+pub struct Drainage {
+    /// Where each node drains.
+    pub receivers: Vec<Outlet>,
+    /// Plain priority-flood fill: the lowest level at which water leaves the node, metres.
+    pub filled_m: Vec<f64>,
+    /// The fill plus an ulp ramp across flats; receivers are strictly lower on it.
+    pub routing_m: Vec<f64>,
+    /// Catchment area draining through each node, itself included, m².
+    pub catchment_m2: Vec<f64>,
+    /// What each node is.
+    pub kind: Vec<NodeKind>,
+    /// Standing water level: the sea level on sea nodes, the lake level on lake nodes, NaN
+    /// elsewhere (rivers get their levels from the water table).
+    pub water_level_m: Vec<f64>,
+    /// 0 outside lakes, otherwise 1 + the index into `lakes`.
+    pub lake_id: Vec<u32>,
+    /// The lakes, ordered by their lowest node index.
+    pub lakes: Vec<Lake>,
+    /// Strahler order of river nodes (0 elsewhere).
+    pub strahler: Vec<u8>,
+    /// River nodes that drain into the sea, ascending.
+    pub mouths: Vec<NodeId>,
+    /// Counts and invariants.
+    pub stats: DrainageStats,
+    /// Wall-clock milliseconds per stage of the solve, in order (not part of any digest).
+    pub timings_ms: Vec<(&'static str, f64)>,
+}
+
+/// Heap entry ordered by level, then by node index: ties are broken the same way everywhere.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Entry(f64, u32);
+
+impl Eq for Entry {}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+    }
+}
+
+/// The solve's result before lakes and rivers: outlets, fill and routing surface.
+struct Flood {
+    outlet: Vec<Option<Outlet>>,
+    filled: Vec<f64>,
+    routing: Vec<f64>,
+}
+
+/// Priority flood (Barnes et al. 2014, with the ulp ramp) from the outlet nodes.
+fn flood<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Flood {
+    let n = topo.len();
+    let mut outlet: Vec<Option<Outlet>> = (0..n)
+        .map(|i| {
+            if params.sea_level_m.is_some_and(|s| heights[i] < s) {
+                Some(Outlet::Sea)
+            } else if params.edge_outlets && topo.on_edge(i) {
+                Some(Outlet::Edge)
+            } else {
+                None
+            }
+        })
+        .collect();
+    if n > 0 && outlet.iter().all(Option::is_none) {
+        let lowest = (0..n).min_by(|&a, &b| heights[a].total_cmp(&heights[b]).then(a.cmp(&b))).unwrap_or(0);
+        outlet[lowest] = Some(Outlet::Sink);
+    }
+    let mut filled = heights.to_vec();
+    let mut routing = heights.to_vec();
+    let mut closed: Vec<bool> = outlet.iter().map(Option::is_some).collect();
+    let mut heap = BinaryHeap::new();
+    for i in 0..n {
+        if closed[i] && topo.neighbors(i).any(|j| !closed[j]) {
+            heap.push(Reverse(Entry(heights[i], i as u32)));
+        }
+    }
+    let mut pit = VecDeque::new();
+    loop {
+        let c = match pit.pop_front() {
+            Some(c) => c,
+            None => match heap.pop() {
+                Some(Reverse(Entry(_, c))) => c as usize,
+                None => break,
+            },
+        };
+        for j in topo.neighbors(c) {
+            if closed[j] {
+                continue;
+            }
+            closed[j] = true;
+            filled[j] = heights[j].max(filled[c]);
+            if heights[j] <= routing[c] {
+                routing[j] = routing[c].next_up();
+                pit.push_back(j);
+            } else {
+                heap.push(Reverse(Entry(routing[j], j as u32)));
+            }
+        }
+    }
+    Flood { outlet, filled, routing }
+}
+
+/// The lowest strictly lower neighbour on the routing surface, ties by index.
+fn lowest_lower<T: Topology>(topo: &T, routing: &[f64], i: usize) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for j in topo.neighbors(i) {
+        if routing[j] < routing[i] {
+            best = match best {
+                Some(b) if routing[b] < routing[j] || (routing[b] == routing[j] && b < j) => Some(b),
+                _ => Some(j),
+            };
+        }
+    }
+    best
+}
+
+/// Solves drainage on `topo` with ground `heights` (metres, one per node).
+///
+/// # Panics
+/// If `heights.len() != topo.len()`.
+///
+/// # Complexity
+/// O(N log N) for the flood's heap, O(N) for everything else.
+pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Drainage {
+    assert_eq!(heights.len(), topo.len(), "one height per node");
+    let n = topo.len();
+    let mut clock = Stopwatch::start();
+    let Flood { outlet, filled, routing } = flood(topo, heights, params);
+    clock.lap("flood");
+    let mut receivers: Vec<Outlet> = (0..n)
+        .into_par_iter()
+        .map(|i| match outlet[i] {
+            Some(o) => o,
+            None => match lowest_lower(topo, &routing, i) {
+                Some(j) => Outlet::Flows(NodeId(j as u32)),
+                None => Outlet::Sink,
+            },
+        })
+        .collect();
+    drop(outlet);
+    clock.lap("receivers");
+    let mut kind: Vec<NodeKind> =
+        receivers.iter().map(|o| if *o == Outlet::Sea { NodeKind::Sea } else { NodeKind::Land }).collect();
+    let mut water_level_m: Vec<f64> = (0..n)
+        .map(|i| match (kind[i], params.sea_level_m) {
+            (NodeKind::Sea, Some(s)) => s,
+            _ => f64::NAN,
+        })
+        .collect();
+    let (lake_id, lakes, bays) =
+        depressions(topo, heights, &filled, &mut receivers, &mut kind, &mut water_level_m, params);
+    clock.lap("lakes");
+    let order = topological_order(&receivers);
+    let mut catchment_m2: Vec<f64> = (0..n).map(|i| topo.area_m2(i)).collect();
+    for &i in &order {
+        if let Some(r) = receivers[i].receiver() {
+            catchment_m2[r.index()] += catchment_m2[i];
+        }
+    }
+    if params.rivers {
+        for i in 0..n {
+            if kind[i] == NodeKind::Land && catchment_m2[i] >= params.river_catchment_m2 {
+                kind[i] = NodeKind::River;
+            }
+        }
+    }
+    clock.lap("accumulation");
+    let strahler = strahler(&order, &receivers, &kind);
+    let mouths: Vec<NodeId> = (0..n)
+        .filter(|&i| kind[i] == NodeKind::River)
+        .filter(|&i| receivers[i].receiver().is_some_and(|r| kind[r.index()] == NodeKind::Sea))
+        .map(|i| NodeId(i as u32))
+        .collect();
+    let mut stats =
+        DrainageStats { nodes: n, lakes: lakes.len(), bays, mouths: mouths.len(), ..Default::default() };
+    for i in 0..n {
+        match kind[i] {
+            NodeKind::Sea => stats.sea += 1,
+            NodeKind::Land => stats.land += 1,
+            NodeKind::Lake => stats.lake += 1,
+            NodeKind::River => stats.river += 1,
+        }
+        if let Some(r) = receivers[i].receiver() {
+            if routing[r.index()] >= routing[i] {
+                stats.uphill += 1;
+            }
+            // A catchment reaches an outlet where the receiver is one.
+            if receivers[r.index()].receiver().is_none() && catchment_m2[i] > stats.largest_catchment_m2 {
+                stats.largest_catchment_m2 = catchment_m2[i];
+                stats.largest_catchment_nodes = (catchment_m2[i] / topo.area_m2(i)).round() as usize;
+            }
+        }
+        if kind[i] == NodeKind::River && params.sea_level_m.is_some_and(|s| heights[i] < s) {
+            stats.underwater_rivers += 1;
+        }
+    }
+    stats.no_path = n - order.len();
+    stats.max_strahler = strahler.iter().copied().max().unwrap_or(0);
+    clock.lap("rivers");
+    Drainage {
+        receivers,
+        filled_m: filled,
+        routing_m: routing,
+        catchment_m2,
+        kind,
+        water_level_m,
+        lake_id,
+        lakes,
+        strahler,
+        mouths,
+        stats,
+        timings_ms: clock.laps,
+    }
+}
+
+/// Lap times of the stages of one solve.
+pub(crate) struct Stopwatch {
+    last: std::time::Instant,
+    /// Stage names and their milliseconds, in order.
+    pub laps: Vec<(&'static str, f64)>,
+}
+
+impl Stopwatch {
+    pub(crate) fn start() -> Self {
+        Stopwatch { last: std::time::Instant::now(), laps: Vec::new() }
+    }
+
+    pub(crate) fn lap(&mut self, stage: &'static str) {
+        let now = std::time::Instant::now();
+        self.laps.push((stage, (now - self.last).as_secs_f64() * 1e3));
+        self.last = now;
+    }
+}
+
+/// Groups filled nodes into depressions, keeps the lakes and turns bays into sea.
+/// Returns the lake id per node, the lakes and the number of bays.
+fn depressions<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    filled: &[f64],
+    receivers: &mut [Outlet],
+    kind: &mut [NodeKind],
+    water_level_m: &mut [f64],
+    params: &DrainageParams,
+) -> (Vec<u32>, Vec<Lake>, usize) {
+    let n = topo.len();
+    let is_wet: Vec<bool> = (0..n).map(|i| filled[i] > heights[i] && kind[i] != NodeKind::Sea).collect();
+    let wet = |i: usize| is_wet[i];
+    let mut lake_id = vec![0u32; n];
+    let mut seen = vec![false; n];
+    let mut lakes = Vec::new();
+    let mut bays = 0;
+    let mut members = Vec::new();
+    for start in 0..n {
+        if seen[start] || !wet(start) {
+            continue;
+        }
+        // One depression: connected filled nodes at the same spill level.
+        members.clear();
+        members.push(start);
+        seen[start] = true;
+        let mut k = 0;
+        while k < members.len() {
+            let c = members[k];
+            k += 1;
+            for j in topo.neighbors(c) {
+                if !seen[j] && wet(j) && filled[j] == filled[c] {
+                    seen[j] = true;
+                    members.push(j);
+                }
+            }
+        }
+        let level = filled[start];
+        let deepest = members
+            .iter()
+            .copied()
+            .min_by(|&a, &b| heights[a].total_cmp(&heights[b]).then(a.cmp(&b)))
+            .unwrap_or(start);
+        let depth = level - heights[deepest];
+        if !params.lakes || depth <= params.lake_min_depth_m {
+            continue;
+        }
+        if params.sea_level_m.is_some_and(|s| level <= s + params.storm_crest_m) {
+            bays += 1;
+            for &m in &members {
+                kind[m] = NodeKind::Sea;
+                receivers[m] = Outlet::Sea;
+                water_level_m[m] = params.sea_level_m.unwrap_or(level);
+            }
+            continue;
+        }
+        // The outlet: follow receivers from the deepest node until they leave the lake.
+        let mut at = deepest;
+        let mut steps = 0;
+        let outlet = loop {
+            match receivers[at] {
+                Outlet::Flows(r)
+                    if filled[r.index()] == level && wet(r.index()) && steps <= members.len() =>
+                {
+                    at = r.index();
+                    steps += 1;
+                }
+                other => break other,
+            }
+        };
+        let id = lakes.len() as u32 + 1;
+        for &m in &members {
+            kind[m] = NodeKind::Lake;
+            lake_id[m] = id;
+            water_level_m[m] = level;
+        }
+        lakes.push(Lake {
+            level_m: level,
+            depth_m: depth,
+            outlet,
+            nodes: members.len(),
+            area_m2: members.iter().map(|&m| topo.area_m2(m)).sum(),
+        });
+    }
+    (lake_id, lakes, bays)
+}
+
+/// Nodes ordered so every node comes after all nodes draining into it (Kahn, FIFO from the
+/// sources in index order). Nodes on a receiver cycle are left out.
+fn topological_order(receivers: &[Outlet]) -> Vec<usize> {
+    let n = receivers.len();
+    let mut donors = vec![0u32; n];
+    for r in receivers.iter().filter_map(|r| r.receiver()) {
+        donors[r.index()] += 1;
+    }
+    let mut order: Vec<usize> = (0..n).filter(|&i| donors[i] == 0).collect();
+    let mut k = 0;
+    while k < order.len() {
+        if let Some(r) = receivers[order[k]].receiver() {
+            let r = r.index();
+            donors[r] -= 1;
+            if donors[r] == 0 {
+                order.push(r);
+            }
+        }
+        k += 1;
+    }
+    order
+}
+
+/// Strahler order of every river node: 1 at a source, +1 where two streams of the highest
+/// incoming order meet.
+fn strahler(order: &[usize], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8> {
+    let n = receivers.len();
+    let mut best = vec![0u8; n];
+    let mut ties = vec![0u8; n];
+    let mut out = vec![0u8; n];
+    for &i in order {
+        if kind[i] != NodeKind::River {
+            continue;
+        }
+        out[i] = match (best[i], ties[i]) {
+            (0, _) => 1,
+            (b, t) if t >= 2 => b.saturating_add(1),
+            (b, _) => b,
+        };
+        if let Some(r) = receivers[i].receiver() {
+            let r = r.index();
+            match out[i].cmp(&best[r]) {
+                Ordering::Greater => {
+                    best[r] = out[i];
+                    ties[r] = 1;
+                }
+                Ordering::Equal => ties[r] = ties[r].saturating_add(1),
+                Ordering::Less => {}
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,353 @@
+//! The Fibonacci lattice: N equal-area points on the sphere and their neighbour graph.
+//!
+//! Neighbours come from Fibonacci index offsets: on a spherical Fibonacci lattice a point's
+//! nearest neighbours sit at index offsets ±F_k for a few consecutive Fibonacci numbers that
+//! depend only on latitude. Each point keeps its six nearest such candidates; the lists are
+//! then made symmetric (if a keeps b, b gets a), so no one-sided list leaves a false sink.
+
+use crate::sphere;
+use crate::topology::{NodeId, Topology};
+use glam::DVec3;
+use rayon::prelude::*;
+
+/// Golden ratio.
+const PHI: f64 = 1.618_033_988_749_895;
+/// Neighbours each point picks before the lists are made symmetric.
+const PICKS: usize = 6;
+
+/// N points on the unit sphere with a symmetric neighbour graph in CSR form.
+#[derive(Debug, Clone)]
+pub struct FibonacciLattice {
+    positions: Vec<DVec3>,
+    /// `neighbors[offsets[i]..offsets[i + 1]]` are node i's neighbours, ascending.
+    offsets: Vec<u32>,
+    neighbors: Vec<u32>,
+    area_m2: f64,
+}
+
+impl FibonacciLattice {
+    /// Builds `n` points (at least 16) on a sphere of `radius_m`.
+    ///
+    /// # Complexity
+    /// O(n): twelve candidate distances per point, then a counting pass for symmetry.
+    pub fn new(n: usize, radius_m: f64) -> Self {
+        let n = n.max(16);
+        let positions: Vec<DVec3> = (0..n).into_par_iter().map(|i| sphere::fibonacci(i, n)).collect();
+        let fib = fibonacci_numbers(n);
+        let picks: Vec<[u32; PICKS]> = (0..n).into_par_iter().map(|i| pick(&positions, &fib, i)).collect();
+        let (offsets, neighbors) = symmetric_csr(&picks);
+        let area_m2 = 4.0 * std::f64::consts::PI * radius_m * radius_m / n as f64;
+        FibonacciLattice { positions, offsets, neighbors, area_m2 }
+    }
+
+    /// Unit position of every node.
+    pub fn positions(&self) -> &[DVec3] {
+        &self.positions
+    }
+
+    /// Neighbour lists in CSR form: `(offsets, neighbors)`, `offsets.len() == len() + 1`.
+    pub fn csr(&self) -> (&[u32], &[u32]) {
+        (&self.offsets, &self.neighbors)
+    }
+
+    /// Node `i`'s neighbours, ascending.
+    pub fn neighbor_slice(&self, i: usize) -> &[u32] {
+        &self.neighbors[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Mean distance between neighbours along the unit sphere (multiply by the radius for metres).
+    pub fn spacing(&self) -> f64 {
+        (4.0 * std::f64::consts::PI / self.positions.len() as f64).sqrt()
+    }
+
+    /// The node nearest to direction `dir` (normalised first).
+    ///
+    /// # Complexity
+    /// O(1): the inverse Fibonacci mapping proposes a node, then a walk over neighbours
+    /// moves to any closer one until none is closer.
+    pub fn nearest_node(&self, dir: DVec3) -> NodeId {
+        let p = sphere::unit(dir);
+        let n = self.positions.len();
+        let mut best = inverse_fibonacci(p, n).min(n - 1);
+        let mut best_d = self.positions[best].distance_squared(p);
+        loop {
+            let mut moved = false;
+            for &j in self.neighbor_slice(best) {
+                let d = self.positions[j as usize].distance_squared(p);
+                if d < best_d || (d == best_d && (j as usize) < best) {
+                    best = j as usize;
+                    best_d = d;
+                    moved = true;
+                }
+            }
+            if !moved {
+                return NodeId(best as u32);
+            }
+        }
+    }
+}
+
+impl Topology for FibonacciLattice {
+    fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.neighbor_slice(i).iter().map(|&j| j as usize)
+    }
+
+    fn area_m2(&self, _i: usize) -> f64 {
+        self.area_m2
+    }
+
+    fn on_edge(&self, _i: usize) -> bool {
+        false
+    }
+}
+
+/// Fibonacci numbers 1, 2, 3, 5, … below `n`.
+fn fibonacci_numbers(n: usize) -> Vec<usize> {
+    let mut out = vec![1, 2];
+    while let [.., a, b] = out[..] {
+        if a + b >= n {
+            break;
+        }
+        out.push(a + b);
+    }
+    out.retain(|&f| f < n);
+    out
+}
+
+/// The zone of a latitude: which Fibonacci offsets hold a point's nearest neighbours.
+fn zone(y: f64, n: usize) -> i64 {
+    let s = (n as f64 * std::f64::consts::PI * 5f64.sqrt() * (1.0 - y * y)).max(1.0);
+    (libm::log(s) / libm::log(PHI * PHI)).floor() as i64
+}
+
+/// Node i's `PICKS` nearest among the candidates at offsets ±F_j around its zone.
+fn pick(positions: &[DVec3], fib: &[usize], i: usize) -> [u32; PICKS] {
+    let n = positions.len();
+    let p = positions[i];
+    // The zone's basis is F_k, F_k+1; `fib[m]` is F_(m+2). Take F_(k-2) ..= F_(k+3).
+    let k = zone(p.y, n).max(2);
+    let lo = (k - 4).max(0) as usize;
+    let hi = ((k + 2).max(0) as usize).min(fib.len());
+    let mut cands: Vec<(f64, u32)> = Vec::with_capacity(24);
+    let push = |cands: &mut Vec<(f64, u32)>, j: usize| {
+        if j != i && !cands.iter().any(|&(_, c)| c as usize == j) {
+            cands.push((positions[j].distance_squared(p), j as u32));
+        }
+    };
+    for &f in &fib[lo.min(hi)..hi] {
+        if i + f < n {
+            push(&mut cands, i + f);
+        }
+        if i >= f {
+            push(&mut cands, i - f);
+        }
+    }
+    // Near the poles the bands are short: make sure there are enough candidates.
+    let mut step = 1;
+    while cands.len() < PICKS && step < n {
+        if i + step < n {
+            push(&mut cands, i + step);
+        }
+        if i >= step {
+            push(&mut cands, i - step);
+        }
+        step += 1;
+    }
+    cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut out = [0u32; PICKS];
+    for (o, c) in out.iter_mut().zip(&cands) {
+        *o = c.1;
+    }
+    out
+}
+
+/// CSR of the union of every pick and its reverse, each list ascending without repeats.
+fn symmetric_csr(picks: &[[u32; PICKS]]) -> (Vec<u32>, Vec<u32>) {
+    let n = picks.len();
+    let mut count = vec![0u32; n];
+    for (i, list) in picks.iter().enumerate() {
+        count[i] += PICKS as u32;
+        for &j in list {
+            count[j as usize] += 1;
+        }
+    }
+    let mut start = Vec::with_capacity(n + 1);
+    start.push(0u32);
+    for c in &count {
+        start.push(start.last().copied().unwrap_or(0) + c);
+    }
+    let mut fill = start.clone();
+    let mut raw = vec![0u32; start[n] as usize];
+    for (i, list) in picks.iter().enumerate() {
+        for &j in list {
+            raw[fill[i] as usize] = j;
+            fill[i] += 1;
+            raw[fill[j as usize] as usize] = i as u32;
+            fill[j as usize] += 1;
+        }
+    }
+    // Sort each node's slice in place (in parallel), then drop repeats while compacting
+    // towards the front of the same buffer: no per-node allocations.
+    let mut slices: Vec<&mut [u32]> = Vec::with_capacity(n);
+    let mut rest = raw.as_mut_slice();
+    for i in 0..n {
+        let (head, tail) = rest.split_at_mut((start[i + 1] - start[i]) as usize);
+        slices.push(head);
+        rest = tail;
+    }
+    slices.par_iter_mut().for_each(|s| s.sort_unstable());
+    drop(slices);
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0u32);
+    let mut write = 0usize;
+    for i in 0..n {
+        let mut last = None;
+        for k in start[i] as usize..start[i + 1] as usize {
+            let v = raw[k];
+            if last != Some(v) {
+                raw[write] = v;
+                write += 1;
+                last = Some(v);
+            }
+        }
+        offsets.push(write as u32);
+    }
+    raw.truncate(write);
+    raw.shrink_to_fit();
+    let neighbors = raw;
+    (offsets, neighbors)
+}
+
+/// A node near `p` by inverting the spherical Fibonacci mapping (Keinert et al. 2015),
+/// in this crate's axes (+Y north, longitude from +Z towards +X).
+fn inverse_fibonacci(p: DVec3, n: usize) -> usize {
+    let nf = n as f64;
+    let tau = std::f64::consts::TAU;
+    let cos_theta = p.y.clamp(-1.0, 1.0);
+    let phi = {
+        let a = libm::atan2(p.x, p.z);
+        if a < 0.0 {
+            a + tau
+        } else {
+            a
+        }
+    };
+    let k = (libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta))
+        / libm::log(PHI * PHI))
+    .floor()
+    .max(2.0);
+    let fk = libm::pow(PHI, k) / 5f64.sqrt();
+    let (f0, f1) = (fk.round(), (fk * PHI).round());
+    let madfrac = |a: f64, b: f64| (a * b).fract();
+    let b00 = tau * madfrac(f0 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
+    let b01 = tau * madfrac(f1 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
+    let (b10, b11) = (-2.0 * f0 / nf, -2.0 * f1 / nf);
+    let det = b00 * b11 - b01 * b10;
+    let rhs = (phi, cos_theta - (1.0 - 1.0 / nf));
+    let c0 = ((b11 * rhs.0 - b01 * rhs.1) / det).floor();
+    let c1 = ((-b10 * rhs.0 + b00 * rhs.1) / det).floor();
+    let mut best = (f64::INFINITY, 0usize);
+    for s in 0..4 {
+        let (u, v) = ((s % 2) as f64 + c0, (s / 2) as f64 + c1);
+        let z = b10 * u + b11 * v + (1.0 - 1.0 / nf);
+        let z = z.clamp(-1.0, 1.0) * 2.0 - z;
+        let i = (nf * 0.5 - z * nf * 0.5).floor().clamp(0.0, nf - 1.0) as usize;
+        let d = sphere::fibonacci(i, n).distance_squared(p);
+        if d < best.0 {
+            best = (d, i);
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute_nearest(positions: &[DVec3], p: DVec3) -> usize {
+        let mut best = (f64::INFINITY, 0);
+        for (i, q) in positions.iter().enumerate() {
+            let d = q.distance_squared(p);
+            if d < best.0 {
+                best = (d, i);
+            }
+        }
+        best.1
+    }
+
+    #[test]
+    fn graph_is_symmetric_without_self_loops() {
+        let lat = FibonacciLattice::new(5_000, 1.0);
+        for i in 0..lat.len() {
+            let list = lat.neighbor_slice(i);
+            assert!(!list.contains(&(i as u32)));
+            for &j in list {
+                assert!(lat.neighbor_slice(j as usize).contains(&(i as u32)), "{i} -> {j} one-sided");
+            }
+        }
+    }
+
+    #[test]
+    fn degrees_are_about_six() {
+        for n in [1_000, 20_000, 200_000] {
+            let lat = FibonacciLattice::new(n, 1.0);
+            let (offsets, neighbors) = lat.csr();
+            let mean = neighbors.len() as f64 / n as f64;
+            let max = offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+            assert!((6.0..7.5).contains(&mean), "n {n}: mean degree {mean}");
+            assert!(max <= 12, "n {n}: max degree {max}");
+        }
+    }
+
+    #[test]
+    fn every_true_nearest_neighbour_is_a_neighbour() {
+        // Oracle: brute force over all points.
+        let n = 4_000;
+        let lat = FibonacciLattice::new(n, 1.0);
+        let pos = lat.positions();
+        for i in 0..n {
+            let mut best = (f64::INFINITY, 0);
+            for j in (0..n).filter(|&j| j != i) {
+                let d = pos[j].distance_squared(pos[i]);
+                if d < best.0 {
+                    best = (d, j);
+                }
+            }
+            assert!(lat.neighbor_slice(i).contains(&(best.1 as u32)), "node {i} misses {}", best.1);
+        }
+    }
+
+    #[test]
+    fn nearest_node_matches_brute_force() {
+        for n in [500, 10_000, 90_000] {
+            let lat = FibonacciLattice::new(n, 1.0);
+            for (k, d) in sphere::random_directions(9, 3_000).into_iter().enumerate() {
+                let fast = lat.nearest_node(d).index();
+                let slow = brute_nearest(lat.positions(), d);
+                let (df, ds) = (lat.positions()[fast].distance(d), lat.positions()[slow].distance(d));
+                assert!(fast == slow || df == ds, "n {n} sample {k}: {fast} ({df}) vs {slow} ({ds})");
+            }
+        }
+    }
+
+    #[test]
+    fn graph_is_connected() {
+        let lat = FibonacciLattice::new(30_000, 1.0);
+        let mut seen = vec![false; lat.len()];
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            for j in lat.neighbors(i) {
+                if !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+}

@@ -1,0 +1,204 @@
+//! NumPy `.npy` files: read a 2-D float array, write flat arrays, little-endian, row-major.
+
+use std::fmt::Write as _;
+
+/// Why a `.npy` file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NpyError {
+    /// The magic string or header is missing or malformed.
+    #[error("not a .npy file: {0}")]
+    Format(String),
+    /// The element type is not one this reader accepts.
+    #[error("unsupported dtype '{0}': expected little-endian f4 or f8 ('<f4', '<f8')")]
+    Dtype(String),
+    /// The array is not 2-D (its shape is given).
+    #[error("expected a 2-D array, got shape {0:?}")]
+    Shape(Vec<usize>),
+    /// The array has no elements.
+    #[error("the array is empty (shape {0} x {1})")]
+    Empty(usize, usize),
+    /// A value is NaN or infinite (row, column).
+    #[error("value at row {0}, column {1} is not finite")]
+    NotFinite(usize, usize),
+    /// Column-major data.
+    #[error("fortran_order arrays are not supported; save with numpy.ascontiguousarray")]
+    FortranOrder,
+}
+
+/// A row-major 2-D array of f64 read from a `.npy` file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Array2 {
+    /// Rows (the first axis).
+    pub rows: usize,
+    /// Columns (the second axis).
+    pub cols: usize,
+    /// `rows * cols` values, row by row.
+    pub data: Vec<f64>,
+}
+
+/// Reads a 2-D little-endian f32 or f64 array; every value must be finite.
+///
+/// # Errors
+/// [`NpyError`] naming what is wrong: header, dtype, shape, emptiness or a non-finite value.
+pub fn read_array2(bytes: &[u8]) -> Result<Array2, NpyError> {
+    let rest = bytes.strip_prefix(b"\x93NUMPY").ok_or_else(|| NpyError::Format("missing magic".into()))?;
+    let (major, rest) = rest.split_at_checked(2).ok_or_else(|| NpyError::Format("truncated".into()))?;
+    let (len, rest) = match major[0] {
+        1 => {
+            let (l, r) = rest.split_at_checked(2).ok_or_else(|| NpyError::Format("truncated".into()))?;
+            (usize::from(u16::from_le_bytes([l[0], l[1]])), r)
+        }
+        2 | 3 => {
+            let (l, r) = rest.split_at_checked(4).ok_or_else(|| NpyError::Format("truncated".into()))?;
+            (u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize, r)
+        }
+        v => return Err(NpyError::Format(format!("unknown version {v}"))),
+    };
+    let (header, data) =
+        rest.split_at_checked(len).ok_or_else(|| NpyError::Format("truncated header".into()))?;
+    let header = std::str::from_utf8(header).map_err(|_| NpyError::Format("header is not text".into()))?;
+    let descr = field(header, "descr").ok_or_else(|| NpyError::Format("no descr".into()))?;
+    let descr = descr.trim().trim_matches(|c| c == '\'' || c == '"').to_owned();
+    let width = match descr.as_str() {
+        "<f4" => 4,
+        "<f8" => 8,
+        _ => return Err(NpyError::Dtype(descr)),
+    };
+    if field(header, "fortran_order").is_some_and(|v| v.trim().starts_with("True")) {
+        return Err(NpyError::FortranOrder);
+    }
+    let shape_text = header
+        .split_once("'shape':")
+        .and_then(|(_, s)| s.split_once('('))
+        .and_then(|(_, s)| s.split_once(')'))
+        .map(|(s, _)| s)
+        .ok_or_else(|| NpyError::Format("no shape".into()))?;
+    let shape: Vec<usize> = shape_text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().map_err(|_| NpyError::Format(format!("bad shape ({shape_text})"))))
+        .collect::<Result<_, _>>()?;
+    let [rows, cols] = shape[..] else { return Err(NpyError::Shape(shape)) };
+    if rows == 0 || cols == 0 {
+        return Err(NpyError::Empty(rows, cols));
+    }
+    let count = rows.checked_mul(cols).ok_or_else(|| NpyError::Format("shape overflows".into()))?;
+    if data.len() < count * width {
+        return Err(NpyError::Format(format!("{} data bytes for {count} values", data.len())));
+    }
+    let values: Vec<f64> = data[..count * width]
+        .chunks_exact(width)
+        .map(|c| match width {
+            4 => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            _ => f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+        })
+        .collect();
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(NpyError::NotFinite(i / cols, i % cols));
+    }
+    Ok(Array2 { rows, cols, data: values })
+}
+
+/// The text after `'key':` up to the next top-level comma.
+fn field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
+    let (_, rest) = header.split_once(&format!("'{key}':"))?;
+    Some(rest.split(',').next().unwrap_or(rest))
+}
+
+/// An element type this writer can emit.
+pub trait NpyElement: Copy {
+    /// The dtype string, e.g. `<f8`.
+    const DESCR: &'static str;
+    /// Appends the little-endian bytes of `self`.
+    fn put(self, out: &mut Vec<u8>);
+}
+
+macro_rules! element {
+    ($t:ty, $d:literal) => {
+        impl NpyElement for $t {
+            const DESCR: &'static str = $d;
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        }
+    };
+}
+element!(f64, "<f8");
+element!(i64, "<i8");
+element!(i32, "<i4");
+element!(u8, "|u1");
+
+/// A version 1.0 `.npy` file holding `values` with `shape` (row-major).
+///
+/// # Panics
+/// If the shape's product is not `values.len()`.
+pub fn write<T: NpyElement>(shape: &[usize], values: &[T]) -> Vec<u8> {
+    assert_eq!(shape.iter().product::<usize>(), values.len(), "shape does not match the values");
+    let mut dims = String::new();
+    for d in shape {
+        let _ = write!(dims, "{d}, ");
+    }
+    if shape.len() > 1 {
+        dims.truncate(dims.len() - 2);
+    } else {
+        dims.truncate(dims.len() - 1);
+    }
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': ({dims}), }}", T::DESCR);
+    // Pad so the data starts on a 64-byte boundary, ending the header with a newline.
+    let total = 10 + header.len() + 1;
+    header.push_str(&" ".repeat((64 - total % 64) % 64));
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + values.len() * 8);
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    for &v in values {
+        v.put(&mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_a_2d_f64_array() {
+        let bytes = write(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.5]);
+        assert_eq!((bytes.len() - 6 * 8) % 64, 0, "data starts on a 64-byte boundary");
+        let a = read_array2(&bytes).expect("valid");
+        assert_eq!((a.rows, a.cols), (2, 3));
+        assert_eq!(a.data, [1.0, 2.0, 3.0, 4.0, 5.0, 6.5]);
+    }
+
+    #[test]
+    fn header_of_a_1d_array_has_the_tuple_comma() {
+        let bytes = write(&[3], &[1i64, -1, 2]);
+        let text = String::from_utf8_lossy(&bytes[10..]);
+        assert!(text.contains("'shape': (3,)"), "{text}");
+    }
+
+    #[test]
+    fn bad_inputs_are_named() {
+        assert_eq!(read_array2(&write(&[3], &[1.0, 2.0, 3.0])), Err(NpyError::Shape(vec![3])));
+        assert_eq!(read_array2(&write(&[2, 2], &[1i64, 2, 3, 4])), Err(NpyError::Dtype("<i8".into())));
+        assert_eq!(read_array2(&write::<f64>(&[0, 4], &[])), Err(NpyError::Empty(0, 4)));
+        assert_eq!(read_array2(&write(&[2, 2], &[1.0, 2.0, f64::NAN, 4.0])), Err(NpyError::NotFinite(1, 0)));
+        assert!(matches!(read_array2(b"hello"), Err(NpyError::Format(_))));
+    }
+
+    #[test]
+    fn reads_f32() {
+        let mut bytes = write(&[1, 2], &[0.0f64, 0.0]);
+        // Rewrite as f4 by hand: header says <f4, data is two f32s.
+        let header_end = bytes.iter().position(|&b| b == b'\n').expect("newline") + 1;
+        let header = String::from_utf8(bytes[10..header_end].to_vec()).expect("text").replace("<f8", "<f4");
+        bytes.truncate(10);
+        bytes[8..10].copy_from_slice(&(header.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(&1.5f32.to_le_bytes());
+        bytes.extend_from_slice(&(-2.0f32).to_le_bytes());
+        assert_eq!(read_array2(&bytes).expect("f4").data, [1.5, -2.0]);
+    }
+}

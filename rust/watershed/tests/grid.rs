@@ -1,0 +1,108 @@
+//! D8 drainage on small hand-drawn DEMs whose answers were worked out by hand.
+
+use watershed::{drain_grid, Grid, GridOptions, NodeKind, Outlet};
+
+fn receivers(d: &watershed::Drainage) -> Vec<i64> {
+    d.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0))).collect()
+}
+
+const EDGES: GridOptions = GridOptions { sea_level_m: None, edge_outlets: true, lake_min_depth_m: 1.4 };
+
+#[test]
+fn pit_and_pass_5x5() {
+    // The pit is the 2 in the middle; it fills to the pass, the 4 below it, which spills
+    // to the 3 on the bottom edge.
+    #[rustfmt::skip]
+    let dem = [
+        9.0, 9.0, 9.0, 9.0, 9.0,
+        9.0, 6.0, 7.0, 8.0, 9.0,
+        9.0, 5.0, 2.0, 6.0, 9.0,
+        9.0, 6.0, 4.0, 7.0, 9.0,
+        9.0, 9.0, 3.0, 9.0, 9.0,
+    ];
+    let grid = Grid { width: 5, height: 5, cell_m: 10.0 };
+    let d = drain_grid(&grid, &dem, &EDGES);
+    #[rustfmt::skip]
+    let expected = [
+        -1, -1, -1, -1, -1,
+        -1, 12, 12, 12, -1,
+        -1, 17, 17, 17, -1,
+        -1, 22, 22, 22, -1,
+        -1, -1, -1, -1, -1,
+    ];
+    assert_eq!(receivers(&d), expected);
+    let mut filled = dem;
+    filled[12] = 4.0;
+    assert_eq!(d.filled_m, filled);
+    // Depth 2 > 1.4: a lake at the pass level, draining to the pass.
+    assert_eq!(d.lakes.len(), 1);
+    assert_eq!(d.lakes[0].level_m, 4.0);
+    assert_eq!(d.lakes[0].depth_m, 2.0);
+    assert_eq!(d.lakes[0].outlet, Outlet::Flows(watershed::NodeId(17)));
+    assert_eq!(d.lake_id[12], 1);
+    assert_eq!(d.kind[12], NodeKind::Lake);
+    // The lake's routing level is an ulp above the pass, so its neighbours drain to the pass
+    // directly; the top row drains into the lake. All 9 interior cells reach cell 22.
+    assert_eq!(d.catchment_m2[12], 400.0);
+    assert_eq!(d.catchment_m2[17], 700.0);
+    assert_eq!(d.catchment_m2[22], 1000.0);
+    assert_eq!((d.stats.uphill, d.stats.no_path), (0, 0));
+}
+
+#[test]
+fn shallow_pit_is_filled_but_not_a_lake() {
+    #[rustfmt::skip]
+    let dem = [
+        5.0, 5.0, 5.0, 5.0,
+        5.0, 3.0, 2.0, 5.0,
+        5.0, 3.0, 3.5, 5.0,
+        5.0, 5.0, 1.0, 5.0,
+    ];
+    // Cell 6 (2.0) fills to 3.0, the level of its lowest way out (cell 9); depth 1 < 1.4.
+    let d = drain_grid(&Grid { width: 4, height: 4, cell_m: 1.0 }, &dem, &EDGES);
+    assert_eq!(d.filled_m[6], 3.0);
+    assert!(d.lakes.is_empty());
+    assert_eq!(receivers(&d)[5..7], [9, 9]);
+    assert_eq!(receivers(&d)[9..11], [14, 14]);
+}
+
+#[test]
+fn flat_plateau_cycle() {
+    // A perfectly flat interior: the ulp ramp must route every cell to the edge, no cycles.
+    let (w, h) = (12, 9);
+    let dem: Vec<f64> = (0..w * h)
+        .map(|i| if i / w == 0 || i % w == 0 || i / w == h - 1 || i % w == w - 1 { 0.0 } else { 10.0 })
+        .collect();
+    let d = drain_grid(&Grid { width: w, height: h, cell_m: 1.0 }, &dem, &EDGES);
+    assert_eq!((d.stats.uphill, d.stats.no_path), (0, 0));
+    let interior = (w - 2) * (h - 2);
+    let reached: f64 =
+        (0..w * h).filter(|&i| d.receivers[i] == Outlet::Edge).map(|i| d.catchment_m2[i]).sum();
+    assert_eq!(reached, (w * h) as f64, "all {interior} interior cells and the edge reach the edge");
+}
+
+#[test]
+fn sea_cells_are_outlets_and_mouths_drain_into_them() {
+    #[rustfmt::skip]
+    let dem = [
+        4.0, 3.0, 2.0,
+        3.0, 2.0, -1.0,
+        2.0, -1.0, -3.0,
+    ];
+    let opts = GridOptions { sea_level_m: Some(0.0), edge_outlets: false, lake_min_depth_m: 1.4 };
+    let d = drain_grid(&Grid { width: 3, height: 3, cell_m: 1.0 }, &dem, &opts);
+    assert_eq!(receivers(&d), [4, 5, 5, 7, 8, -1, 7, -1, -1]);
+    assert_eq!(d.receivers[8], Outlet::Sea);
+    assert_eq!(d.kind[8], NodeKind::Sea);
+    assert_eq!(d.catchment_m2[8], 3.0, "cell 8 receives 4, which carries itself and 0");
+}
+
+#[test]
+fn dry_grid_drains_to_its_lowest_cell() {
+    let dem = [3.0, 2.0, 4.0, 1.0, 5.0, 0.5];
+    let opts = GridOptions { sea_level_m: None, edge_outlets: false, lake_min_depth_m: 1.4 };
+    let d = drain_grid(&Grid { width: 3, height: 2, cell_m: 1.0 }, &dem, &opts);
+    assert_eq!(d.receivers[5], Outlet::Sink);
+    assert_eq!(d.catchment_m2[5], 6.0);
+    assert_eq!(d.stats.no_path, 0);
+}
