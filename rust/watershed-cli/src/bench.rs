@@ -96,6 +96,15 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
         stats = Some(solved.drainage.stats.clone());
     }
     let peak = peak_rss_bytes();
+    let lattice = watershed::FibonacciLattice::new(settings.lattice_nodes.max(16), settings.radius_m);
+    let probes = watershed::random_directions(world.seed, 200_000);
+    let t = Instant::now();
+    let mut hits = 0usize;
+    for &d in &probes {
+        hits = hits.wrapping_add(lattice.nearest_node(black_box(d)).index());
+    }
+    black_box(hits);
+    let lookups = probes.len() as f64 / t.elapsed().as_secs_f64();
     println!(
         "drainage  world {}  {} nodes  {} threads  {} runs (median)",
         world.name,
@@ -112,6 +121,7 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
         peak.saturating_sub(before) as f64 / settings.lattice_nodes as f64,
         before as f64 / 1048576.0
     );
+    println!("drainage  nearest_node: {lookups:.0} lookups/s (one thread)");
     if let Some(s) = stats {
         println!(
             "drainage  sea {} land {} lake {} river {} lakes {} mouths {} uphill {} no_path {} underwater_rivers {}",
