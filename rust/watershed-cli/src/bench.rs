@@ -13,6 +13,8 @@ pub enum Stage {
     Drainage,
     /// D8 drainage of a square heightmap cut from the world's ground.
     Grid,
+    /// The carve: a 35³ block fill on a river, ground(dir) queries, reach volume bakes.
+    Carve,
 }
 
 /// How big and how often.
@@ -32,6 +34,7 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) {
         Stage::Height => height(world, sizes.samples.unwrap_or(200_000).max(1), runs),
         Stage::Drainage => drainage(world, sizes.samples.unwrap_or(world.lattice_nodes), runs),
         Stage::Grid => grid(world, sizes.grid.max(2), runs),
+        Stage::Carve => carve(world, runs),
     }
 }
 
@@ -81,12 +84,16 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
     settings.lattice_nodes = nodes.max(16);
     let before = peak_rss_bytes();
     let mut totals = Vec::new();
+    let mut solves = Vec::new();
     let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut stats = None;
     for _ in 0..runs {
         let t = Instant::now();
         let solved = World::build(&settings);
         totals.push(t.elapsed().as_secs_f64() * 1e3);
+        solves.push(
+            solved.timings_ms.iter().filter(|(name, _)| *name != "carve").map(|(_, ms)| ms).sum::<f64>(),
+        );
         for (k, (name, ms)) in solved.timings_ms.iter().enumerate() {
             match stages.get_mut(k) {
                 Some((_, v)) => v.push(*ms),
@@ -112,7 +119,8 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
         rayon::current_num_threads(),
         runs
     );
-    println!("drainage  whole solve: {:.1} ms", median(totals));
+    println!("drainage  whole solve (lattice to rivers): {:.1} ms", median(solves));
+    println!("drainage  world build with the carve: {:.1} ms", median(totals));
     let parts: Vec<String> = stages.into_iter().map(|(name, v)| format!("{name} {:.1}", median(v))).collect();
     println!("drainage  stages (ms): {}", parts.join(", "));
     println!(
@@ -161,4 +169,61 @@ fn grid(world: &WorldSettings, edge: usize, runs: usize) {
     }
     println!("grid  {edge}x{edge} cells of 1 m from world {}  {} runs (median)", world.name, runs);
     println!("grid  drain: {:.0} ms ({lakes} lakes)", median(times));
+}
+
+fn carve(world: &WorldSettings, runs: usize) {
+    let solved = World::build(world);
+    let reaches = &solved.carve.reaches;
+    let Some((big, reach)) =
+        reaches.iter().enumerate().max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2))
+    else {
+        println!("carve  world {} has no rivers", world.name);
+        return;
+    };
+    // A 35³ block of 1 m voxels centred on the largest river's middle, at its bed.
+    let mid = watershed::unit(reach.start + reach.end);
+    let centre = mid * (world.radius_m + reach.bed_at(reach.length_m / 2.0));
+    let block = watershed::Block { origin: centre - DVec3::splat(17.0), size: [35; 3], step_m: 1.0 };
+    let mut buffer = vec![0f32; 35 * 35 * 35];
+    let fills: Vec<f64> = (0..runs.max(20))
+        .map(|_| {
+            let t = Instant::now();
+            black_box(solved.fill_block(&block, &mut buffer).ok());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    let kind =
+        solved.fill_block(&block, &mut buffer).map(|f| format!("{f:?}")).unwrap_or_else(|e| e.to_string());
+    let probes = watershed::random_directions(world.seed, 200_000);
+    let t = Instant::now();
+    let mut sum = 0.0;
+    for &d in &probes {
+        sum += solved.ground(black_box(d));
+    }
+    black_box(sum);
+    let queries = probes.len() as f64 / t.elapsed().as_secs_f64();
+    let sample: Vec<usize> = (0..reaches.len()).step_by((reaches.len() / 200).max(1)).collect();
+    let mut bake_ms = Vec::new();
+    let mut bytes = Vec::new();
+    let mut failures = 0;
+    for &id in &sample {
+        let t = Instant::now();
+        match solved.bake_reach(watershed::ReachId(id as u32)) {
+            Ok(v) => {
+                bake_ms.push(t.elapsed().as_secs_f64() * 1e3);
+                bytes.push(v.bytes() as f64);
+            }
+            Err(_) => failures += 1,
+        }
+    }
+    let max_bytes = bytes.iter().copied().fold(0.0, f64::max);
+    println!("carve  world {}  {} reaches  block on reach {big}", world.name, reaches.len());
+    println!("carve  35x35x35 block fill: {:.3} ms median, one thread ({kind})", median(fills));
+    println!("carve  ground(dir): {queries:.0} queries/s, one thread");
+    println!(
+        "carve  reach volume bake: {:.3} ms median, {:.0} bytes median, {max_bytes:.0} max, {} reaches, {failures} failed",
+        median(bake_ms.clone()),
+        median(bytes.clone()),
+        bake_ms.len()
+    );
 }

@@ -66,6 +66,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "heights_m": stats(&heights),
         "land_fraction": land_fraction(world, &heights),
         "drainage": drainage_report(&solved),
+        "carve": carve_report(&solved),
         "images": {
             "map.png": [map.width, map.height],
             "globe.png": [globe.width, globe.height],
@@ -120,6 +121,28 @@ fn drainage_report(world: &World) -> serde_json::Value {
     })
 }
 
+/// The carve's counts and invariants, and the reach with the largest catchment.
+fn carve_report(world: &World) -> serde_json::Value {
+    let s = world.carve_stats(32);
+    let largest =
+        world.carve.reaches.iter().enumerate().max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2));
+    json!({
+        "reaches": s.reaches,
+        "falls": s.falls,
+        "tallest_fall_m": s.tallest_fall_m,
+        "mouths_with_collar": s.mouths_with_collar,
+        "shallow_stretches": s.shallow_stretches,
+        "samples_per_reach": s.samples_per_reach,
+        "largest_reach": largest.map(|(i, _)| i),
+        "invariants": {
+            "bed_rising": s.bed_rising,
+            "tributary_below_main": s.tributary_below_main,
+            "steep_faces": s.steep_faces,
+            "floating_stretches": s.floating_stretches,
+        },
+    })
+}
+
 fn ms(since: Instant) -> f64 {
     (since.elapsed().as_secs_f64() * 1e4).round() / 10.0
 }
@@ -153,4 +176,20 @@ fn stats(heights: &[f64]) -> serde_json::Value {
         "min": at(0.0), "p05": at(0.05), "p50": at(0.5), "p95": at(0.95), "max": at(1.0),
         "mean": mean,
     })
+}
+
+/// Renders reach `reach`'s long profile and cross-section to `out`.
+pub fn section(world: &WorldSettings, reach: u32, out: &Path) -> Result<(), String> {
+    let solved = World::build(world);
+    let count = solved.carve.reaches.len();
+    let image =
+        watershed::render_section(&solved, watershed::ReachId(reach), 1200, 400).ok_or_else(|| {
+            format!("world '{}' has {count} reaches (0..{count}); no reach {reach}", world.name)
+        })?;
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    save(&image, out)?;
+    println!("{}: reach {reach} of {count} -> {}", world.name, out.display());
+    Ok(())
 }

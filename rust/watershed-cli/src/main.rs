@@ -87,6 +87,21 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Draw a river's long profile and a cross-section through one reach to PNG.
+    Section {
+        /// World name in the worlds file.
+        #[arg(long)]
+        world: String,
+        /// The worlds file.
+        #[arg(long, default_value = "worlds.json")]
+        worlds: PathBuf,
+        /// Reach id (report.json's `carve.largest_reach` is a good start).
+        #[arg(long)]
+        reach: u32,
+        /// Output PNG [default: out/<world>/section-<reach>.png].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Measure a stage and print its figure.
     Bench {
         /// Which stage to measure.
@@ -123,6 +138,11 @@ fn main() -> ExitCode {
         Command::Digest { world, worlds } => load_world(&worlds, &world).map(|w| digest(&w)),
         Command::Bench { stage, world, worlds, samples, grid, runs } => {
             load_world(&worlds, &world).map(|w| bench::run(stage, &w, bench::Sizes { samples, grid, runs }))
+        }
+        Command::Section { world, worlds, reach, out } => {
+            let out =
+                out.unwrap_or_else(|| Path::new("out").join(&world).join(format!("section-{reach}.png")));
+            load_world(&worlds, &world).and_then(|w| generate::section(&w, reach, &out))
         }
         Command::Export { world, worlds, out } => {
             load_world(&worlds, &world).and_then(|w| export::sphere(&w, &out))
@@ -193,4 +213,5 @@ fn digest(world: &WorldSettings) {
     println!("heights     {}", d.heights);
     println!("network     {}", solved.network_digest());
     println!("sets        {}", solved.sets_digest());
+    println!("carve       {}", solved.carve_digest());
 }

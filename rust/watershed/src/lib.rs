@@ -9,9 +9,12 @@
 //!    are a [`Topology`] to the solver.
 //! 4. **drainage** — [`solve`]: sea, priority flood, receivers, lakes and bays, catchments,
 //!    rivers, Strahler orders, mouths. [`World`] runs stages 1–4 for one planet.
-//! 5. **waves** — [`SeaState`]: the sea's wave trains and the storm crest the bay rule uses.
-//! 6. **digest** — SHA-256 over raw IEEE bytes ([`world_digests`], [`World::network_digest`]).
-//! 7. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
+//! 5. **carve** — [`Carve`]: reaches, beds that never rise, settled joins, falls, collars;
+//!    [`World::ground`] is the one carved height function, [`World::sdf`] and
+//!    [`World::fill_block`] its voxel form, [`ReachStreamer`] the per-reach streaming.
+//! 6. **waves** — [`SeaState`]: the sea's wave trains and the storm crest the bay rule uses.
+//! 7. **digest** — SHA-256 over raw IEEE bytes ([`world_digests`], [`World::network_digest`]).
+//! 8. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
 //!
 //! Files: [`read_array2`] and [`write_npy`] for NumPy `.npy` arrays.
 //!
@@ -21,6 +24,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod carve;
 mod digest;
 mod drainage;
 mod grid;
@@ -30,13 +34,20 @@ mod look;
 mod npy;
 mod render;
 mod rng;
+mod section;
 mod settings;
 mod sphere;
+mod stream;
 pub mod testkit;
 mod topology;
+mod voxel;
 mod waves;
 mod world;
 
+pub use carve::{
+    Carve, CarveStats, Reach, ReachEnd, ReachId, BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES,
+    OVERLAP_M, SETTLE_MARGIN_M,
+};
 pub use digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
 pub use drainage::{solve, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet};
 pub use glam::DVec3;
@@ -47,11 +58,14 @@ pub use look::{ground_color, to_rgb8, under_sea, water_color, Color};
 pub use npy::{read_array2, write as write_npy, Array2, NpyElement, NpyError};
 pub use render::{render_globe, render_map, GlobeView, Image, Progress};
 pub use rng::SplitMix64;
+pub use section::render_section;
 pub use settings::{
     closest_key, ConfigError, ConfigErrors, KeyGroup, KeySpec, LatLon, Look, LookFamily, Rgb, WorldCatalog,
     WorldSettings, KEYS,
 };
 pub use sphere::{direction, fibonacci, lat_lon_rad, random_directions, unit};
+pub use stream::{reaches_within, ReachStreamer, StreamUpdate};
 pub use topology::{NodeId, Topology};
+pub use voxel::{Block, BlockFill, ReachVolume, VoxelError};
 pub use waves::{SeaState, WaveTrain, STORM_FACTOR};
 pub use world::World;

@@ -1,10 +1,12 @@
 //! Pictures of a world: an equirectangular shaded-relief map and an orthographic globe,
-//! with lakes filled to their level and rivers drawn wider as their catchment grows.
+//! with lakes filled to their level, rivers drawn wider as their catchment grows, and on the
+//! map, falls (white) and mouths (sand).
 //!
 //! Pure functions from a solved [`World`] to RGB pixels; the CLI encodes them as PNG. Every
 //! pixel of the base picture is computed independently and rivers are painted in node order,
 //! so the bytes are the same with any thread count.
 
+use crate::carve::ReachEnd;
 use crate::drainage::NodeKind;
 use crate::look::{self, Color};
 use crate::sphere;
@@ -79,7 +81,28 @@ pub fn render_map(world: &World, width: usize, progress: Progress) -> Image {
         Some(((lon + std::f64::consts::PI) / dlon - 0.5, (std::f64::consts::FRAC_PI_2 - lat) / dlat - 0.5))
     };
     paint_rivers(&mut image, world, width as f64 / 2048.0, project, true);
+    paint_markers(&mut image, world, width as f64 / 2048.0, project);
     image
+}
+
+/// Dots where rivers fall (white) and where they meet the sea (sand, the beach collar).
+fn paint_markers(
+    image: &mut Image,
+    world: &World,
+    scale: f64,
+    project: impl Fn(DVec3) -> Option<(f64, f64)>,
+) {
+    let look = &world.settings.look;
+    for reach in &world.carve.reaches {
+        let (at, colour) = match reach.ends_in {
+            ReachEnd::Sea => (reach.end, look.sand_color.to_f64()),
+            _ if reach.fall => (reach.start, [1.0, 1.0, 1.0]),
+            _ => continue,
+        };
+        if let Some(p) = project(at) {
+            paint_segment(image, p, p, (3.0 * scale).max(1.5), colour);
+        }
+    }
 }
 
 /// Colour of one map pixel: sea, lake or ground, lit by `shade` (1 = flat ground in full light).
@@ -140,7 +163,7 @@ fn paint_rivers(
 }
 
 /// Blends `colour` over every pixel within `width_px / 2` of the segment `a`–`b`.
-fn paint_segment(image: &mut Image, a: (f64, f64), b: (f64, f64), width_px: f64, colour: Color) {
+pub(crate) fn paint_segment(image: &mut Image, a: (f64, f64), b: (f64, f64), width_px: f64, colour: Color) {
     let half = width_px / 2.0;
     let reach = half + 1.0;
     let x0 = (a.0.min(b.0) - reach).floor().max(0.0) as usize;

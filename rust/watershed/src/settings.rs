@@ -49,6 +49,7 @@ pub const KEYS: &[KeySpec] = &[
     key("crater_depth_m", KeyGroup::Shape, "depth of the deepest crater, metres (0..=relief_m)"),
     key("river_catchment_m2", KeyGroup::Shape, "catchment a point needs to carry a river, square metres (> 0)"),
     key("lattice_nodes", KeyGroup::Shape, "points of the drainage lattice over the whole sphere (1000..=16000000)"),
+    key("channel_depth_m", KeyGroup::Shape, "depth of the largest river's channel, metres (0.5..=100)"),
     key("lake_min_depth_m", KeyGroup::Shape, "a depression filled deeper than this is a lake, metres (0..=100)"),
     key("lake_at", KeyGroup::Shape, "where a lake basin is guaranteed: {\"lat_deg\", \"lon_deg\"} or null"),
     key("sea", KeyGroup::Subsystems, "whether the sea sphere exists at sea_level_m"),
@@ -182,6 +183,8 @@ pub struct WorldSettings {
     pub river_catchment_m2: f64,
     /// Points of the drainage lattice over the whole sphere.
     pub lattice_nodes: usize,
+    /// Depth of the largest river's channel, metres (the smallest river cuts 30% of it).
+    pub channel_depth_m: f64,
     /// A depression filled deeper than this is a lake, metres.
     pub lake_min_depth_m: f64,
     /// Where a lake basin is guaranteed, if anywhere.
@@ -505,6 +508,7 @@ impl WorldSettings {
             crater_depth_m: r.number("crater_depth_m"),
             river_catchment_m2: r.number("river_catchment_m2"),
             lattice_nodes: r.unsigned("lattice_nodes") as usize,
+            channel_depth_m: r.number("channel_depth_m"),
             lake_min_depth_m: r.number("lake_min_depth_m"),
             lake_at: r.lat_lon("lake_at"),
             sea: r.boolean("sea"),
@@ -606,6 +610,12 @@ impl WorldSettings {
             "lattice_nodes",
             format!("lattice_nodes must be within 1000..=16000000, got {nodes}"),
         );
+        let channel = self.channel_depth_m;
+        check(
+            in_range(channel, 0.5, 100.0),
+            "channel_depth_m",
+            format!("channel_depth_m must be within 0.5..=100, got {channel}"),
+        );
         let lake = self.lake_min_depth_m;
         check(
             in_range(lake, 0.0, 100.0),
@@ -655,6 +665,7 @@ impl WorldSettings {
             "crater_depth_m": self.crater_depth_m,
             "river_catchment_m2": self.river_catchment_m2,
             "lattice_nodes": self.lattice_nodes,
+            "channel_depth_m": self.channel_depth_m,
             "lake_min_depth_m": self.lake_min_depth_m,
             "lake_at": lake,
             "sea": self.sea,

@@ -1,10 +1,14 @@
 //! One planet, solved: settings → ground field → lattice → heights → drainage.
 
+use crate::carve::{Carve, CarveStats, ReachEnd};
 use crate::digest::digest_f64;
 use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
 use crate::height::PlanetHeight;
 use crate::lattice::FibonacciLattice;
 use crate::settings::{hex, WorldSettings};
+use crate::sphere;
+use glam::DVec3;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 /// A world's ground and drainage on its Fibonacci lattice.
@@ -20,7 +24,9 @@ pub struct World {
     pub heights: Vec<f64>,
     /// The drainage solve.
     pub drainage: Drainage,
-    /// Wall-clock milliseconds per stage (lattice, heights, then the solve's stages).
+    /// The river channels.
+    pub carve: Carve,
+    /// Wall-clock milliseconds per stage (lattice, heights, the solve's stages, carve).
     pub timings_ms: Vec<(&'static str, f64)>,
 }
 
@@ -34,9 +40,99 @@ impl World {
         let heights = planet.heights(lattice.positions());
         clock.lap("heights");
         let drainage = drainage::solve(&lattice, &heights, &DrainageParams::for_world(settings));
-        let mut timings_ms = clock.laps;
-        timings_ms.extend(drainage.timings_ms.iter().copied());
-        World { settings: settings.clone(), planet, lattice, heights, drainage, timings_ms }
+        clock.laps.extend(drainage.timings_ms.iter().copied());
+        clock.lap_from_here();
+        let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
+        clock.lap("carve");
+        World {
+            settings: settings.clone(),
+            planet,
+            lattice,
+            heights,
+            drainage,
+            carve,
+            timings_ms: clock.laps,
+        }
+    }
+
+    /// The carved ground in direction `dir`: the natural ground with every channel and
+    /// beach collar cut in, metres above the datum. The one height function the mesh, the
+    /// voxel SDF and the water read.
+    pub fn ground(&self, dir: DVec3) -> f64 {
+        self.ground_and_natural(dir).0
+    }
+
+    /// The carved and the natural ground in direction `dir`, metres above the datum.
+    pub fn ground_and_natural(&self, dir: DVec3) -> (f64, f64) {
+        let p = sphere::unit(dir);
+        let natural = self.planet.height_unit(p);
+        (self.carve.cut(&self.lattice, p, natural), natural)
+    }
+
+    /// Carve invariants and counts: beds, joins, faces, falls, collars, and `samples` points
+    /// along every reach's centre line checked against the carved ground.
+    pub fn carve_stats(&self, samples: usize) -> CarveStats {
+        let reaches = &self.carve.reaches;
+        let mut s = CarveStats { reaches: reaches.len(), samples_per_reach: samples, ..Default::default() };
+        for reach in reaches {
+            if reach.rises() {
+                s.bed_rising += 1;
+            }
+            if reach.ends_in == ReachEnd::River && reach.bed_end_m() < self.carve.bed_of(reach.to) {
+                s.tributary_below_main += 1;
+            }
+            if reach.face_slope() > crate::carve::MAX_FACE_SLOPE + 1e-9 {
+                s.steep_faces += 1;
+            }
+            if reach.fall {
+                s.falls += 1;
+                s.tallest_fall_m = s.tallest_fall_m.max(reach.drop_m);
+            }
+            if reach.ends_in == ReachEnd::Sea {
+                s.mouths_with_collar += 1;
+            }
+        }
+        let per_reach: Vec<(usize, usize)> = reaches
+            .par_iter()
+            .map(|reach| {
+                let (mut floating, mut shallow) = (0, 0);
+                for k in 0..samples {
+                    let t = (k as f64 + 0.5) / samples as f64;
+                    let p = sphere::unit(reach.start + (reach.end - reach.start) * t);
+                    let bed = reach.bed_at(t * reach.length_m);
+                    let (ground, natural) = self.ground_and_natural(p);
+                    // Where the sea covers the ground, the river has ended.
+                    if self.settings.sea && natural < self.settings.sea_level_m {
+                        continue;
+                    }
+                    if bed - ground > 6.0 {
+                        floating += 1;
+                    }
+                    if natural - bed < 0.1 {
+                        shallow += 1;
+                    }
+                }
+                (floating, shallow)
+            })
+            .collect();
+        for (f, sh) in per_reach {
+            s.floating_stretches += f;
+            s.shallow_stretches += sh;
+        }
+        s
+    }
+
+    /// SHA-256 (hex) of every reach's bed and channel: bed levels, settle length, depth and
+    /// half-width (f64), and the fall flag, reach by reach.
+    pub fn carve_digest(&self) -> String {
+        let mut h = Sha256::new();
+        for r in &self.carve.reaches {
+            for v in r.beds.iter().chain([&r.settle_m, &r.depth_m, &r.half_width_m]) {
+                h.update(v.to_le_bytes());
+            }
+            h.update([u8::from(r.fall)]);
+        }
+        hex(&h.finalize())
     }
 
     /// SHA-256 (hex) of the whole network: receivers (i64, -1 for outlets), catchments and

@@ -25,6 +25,7 @@ fn alternate(key: &str, current: &Value) -> Option<Value> {
         "river_catchment_m2" => json!(num(current) * 2.0),
         "lattice_nodes" => json!(current.as_u64()? + 1000),
         "lake_min_depth_m" => json!(num(current) + 2.0),
+        "channel_depth_m" => json!(num(current) * 1.5),
         "lake_at" => Value::Null,
         "sea" | "rivers" | "lakes" | "craters" | "mesas" | "erosion" => json!(!current.as_bool()?),
         "climate" => json!(-0.8),
@@ -36,14 +37,21 @@ fn alternate(key: &str, current: &Value) -> Option<Value> {
     })
 }
 
-/// Everything a key can show up in: height and drainage digests, and small renders.
+/// Everything a key can show up in: height, drainage and carve digests, and small renders.
 fn outputs(world: &WorldSettings) -> Vec<String> {
     let solved = World::build(world);
     let d = world_digests(world, &solved.planet);
     let map = render_map(&solved, 256, &|_| {});
     let globe = render_globe(&solved, 96, GlobeView::default(), &|_| {});
     let bytes = |img: &watershed::Image| watershed::digest_f64(img.rgb.iter().map(|&b| f64::from(b)));
-    vec![d.heights, solved.network_digest(), solved.sets_digest(), bytes(&map), bytes(&globe)]
+    vec![
+        d.heights,
+        solved.network_digest(),
+        solved.sets_digest(),
+        solved.carve_digest(),
+        bytes(&map),
+        bytes(&globe),
+    ]
 }
 
 fn load(object: &Value) -> WorldSettings {

@@ -1,0 +1,452 @@
+//! River channels cut into the ground: reaches, their beds, and the carved ground.
+//!
+//! A reach is one river edge (node → receiver). Its depth and width follow its catchment on
+//! a log scale. Bed levels at the nodes never rise downstream; a tributary settles to its
+//! main stream's level before the main stream's banks (plus 2 m); no face falls more than
+//! [`MAX_FACE_SLOPE`]. The carved ground is the natural ground with every channel's bell
+//! cross-section cut in, the nearer bed winning where channels overlap.
+
+use crate::drainage::{self, Drainage, NodeKind};
+use crate::height::{smoothstep, PlanetHeight};
+use crate::lattice::FibonacciLattice;
+use crate::settings::WorldSettings;
+use crate::sphere;
+use crate::topology::NodeId;
+use glam::DVec3;
+use rayon::prelude::*;
+
+/// Steepest a bed may fall, metres per metre along the stream (about 80°).
+pub const MAX_FACE_SLOPE: f64 = 6.0;
+/// A reach whose ground drops more than this is a waterfall (unless it drops into the sea), m.
+pub const FALL_DROP_M: f64 = 8.0;
+/// How far beyond the main stream's bank a tributary is already at the main stream's level, m.
+pub const SETTLE_MARGIN_M: f64 = 2.0;
+/// Where two channels' distances past their bed edges differ by less than this, the lower
+/// one wins, metres.
+pub const OVERLAP_M: f64 = 0.5;
+/// The smallest river cuts this fraction of the world's channel depth.
+const MIN_DEPTH_FRACTION: f64 = 0.3;
+/// Width of the flat bed as a fraction of the channel's width.
+const CORE_FRACTION: f64 = 0.3;
+
+/// A reach's index in [`Carve::reaches`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ReachId(pub u32);
+
+/// Where a reach's water goes at its lower end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReachEnd {
+    /// Into another river node.
+    River,
+    /// Into a lake.
+    Lake,
+    /// Into the sea: the reach is a mouth and its shore gets a beach collar.
+    Sea,
+}
+
+/// One river edge with its channel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reach {
+    /// The upstream node.
+    pub from: NodeId,
+    /// The node it drains into.
+    pub to: NodeId,
+    /// Unit direction of the upstream end.
+    pub start: DVec3,
+    /// Unit direction of the downstream end.
+    pub end: DVec3,
+    /// Length along the ground, metres.
+    pub length_m: f64,
+    /// Catchment at the upstream node, m².
+    pub catchment_m2: f64,
+    /// Channel depth under the natural ground, metres.
+    pub depth_m: f64,
+    /// Half the channel's width (centre line to bank), metres.
+    pub half_width_m: f64,
+    /// Bed levels at evenly spaced points from start to end (at most [`BED_STEP_M`] apart,
+    /// at least [`MIN_BED_PIECES`] pieces), metres above the datum; never rising downstream.
+    pub beds: Vec<f64>,
+    /// How far before its end the bed is already at the level of what it flows into (the
+    /// receiving channel's bed, or the lake's or sea's floor), metres.
+    pub settle_m: f64,
+    /// What the reach drains into.
+    pub ends_in: ReachEnd,
+    /// Natural ground drop from start to end, metres (heights before carving).
+    pub drop_m: f64,
+    /// Whether the reach is a waterfall: a drop over [`FALL_DROP_M`] not into the sea.
+    pub fall: bool,
+}
+
+impl Reach {
+    /// Bed level at the upstream end, metres above the datum.
+    pub fn bed_start_m(&self) -> f64 {
+        self.beds[0]
+    }
+
+    /// Bed level at the downstream end, metres above the datum.
+    pub fn bed_end_m(&self) -> f64 {
+        self.beds[self.pieces()]
+    }
+
+    /// Number of straight pieces the bed is made of.
+    pub fn pieces(&self) -> usize {
+        self.beds.len() - 1
+    }
+
+    /// Length of one bed piece, metres.
+    pub fn step_m(&self) -> f64 {
+        self.length_m / self.pieces() as f64
+    }
+
+    /// Bed level `s` metres downstream of the start: linear between bed points, each piece
+    /// clipped between its two points' levels (no overshoot).
+    pub fn bed_at(&self, s: f64) -> f64 {
+        let n = self.pieces();
+        let x = (s / self.length_m.max(1e-9)).clamp(0.0, 1.0) * n as f64;
+        let k = (x.floor() as usize).min(n - 1);
+        let (a, b) = (self.beds[k], self.beds[k + 1]);
+        a + (b - a) * (x - k as f64)
+    }
+
+    /// Half-width of the flat bed, metres.
+    pub fn core_half_width_m(&self) -> f64 {
+        CORE_FRACTION * self.half_width_m
+    }
+
+    /// Steepest fall of the bed between neighbouring bed points, metres per metre.
+    pub fn face_slope(&self) -> f64 {
+        let step = self.step_m();
+        self.beds.windows(2).map(|w| (w[0] - w[1]) / step.max(1e-9)).fold(0.0, f64::max)
+    }
+
+    /// Whether the bed rises anywhere downstream.
+    pub fn rises(&self) -> bool {
+        self.beds.windows(2).any(|w| w[1] > w[0])
+    }
+}
+
+/// Longest piece of a bed, metres. The bed follows the natural ground down at this spacing
+/// instead of bridging dips as one straight line, and with the face limit no bed stands
+/// more than `MAX_FACE_SLOPE * BED_STEP_M` above the ground below a cliff.
+pub const BED_STEP_M: f64 = 1.0;
+/// Fewest pieces a bed is cut into, however short the reach.
+pub const MIN_BED_PIECES: usize = 16;
+
+/// Counts for reports and the carve tests.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CarveStats {
+    /// Reaches.
+    pub reaches: usize,
+    /// Invariant (0): reaches whose bed rises downstream.
+    pub bed_rising: usize,
+    /// Invariant (0): streams whose bed at a join is below the bed of the stream they join.
+    pub tributary_below_main: usize,
+    /// Invariant (0): reaches whose bed falls more steeply than [`MAX_FACE_SLOPE`].
+    pub steep_faces: usize,
+    /// Waterfalls.
+    pub falls: usize,
+    /// The tallest waterfall's drop, metres.
+    pub tallest_fall_m: f64,
+    /// Mouths, each with a beach collar.
+    pub mouths_with_collar: usize,
+    /// Invariant (0): stretches whose bed stands more than 6 m above the carved ground there.
+    pub floating_stretches: usize,
+    /// Stretches whose channel is under 0.1 m deep.
+    pub shallow_stretches: usize,
+    /// Centre-line samples checked per reach for the last two counts.
+    pub samples_per_reach: usize,
+}
+
+/// Every channel of one world and an index to find them from any direction.
+#[derive(Debug, Clone)]
+pub struct Carve {
+    /// The reaches, in the order of their upstream node.
+    pub reaches: Vec<Reach>,
+    /// Reaches touching each node: `ids[offsets[n]..offsets[n + 1]]`.
+    offsets: Vec<u32>,
+    ids: Vec<u32>,
+    radius_m: f64,
+    sea_level_m: Option<f64>,
+}
+
+impl Carve {
+    /// Builds the reaches and beds of a solved world (`heights` are the natural ground at
+    /// the lattice nodes, before carving).
+    pub fn build(
+        settings: &WorldSettings,
+        planet: &PlanetHeight,
+        lattice: &FibonacciLattice,
+        heights: &[f64],
+        drainage: &Drainage,
+    ) -> Self {
+        let radius = settings.radius_m;
+        let kind = &drainage.kind;
+        let n = kind.len();
+        let is_river = |i: usize| kind[i] == NodeKind::River;
+        // Log-scale position of each river's catchment between the smallest and largest.
+        let river_catchments = (0..n).filter(|&i| is_river(i)).map(|i| drainage.catchment_m2[i]);
+        let (lo, hi) = river_catchments.fold((f64::INFINITY, 0.0f64), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        let span = (libm::log(hi) - libm::log(lo)).max(1e-9);
+        let scale = |c: f64| ((libm::log(c) - libm::log(lo)) / span).clamp(0.0, 1.0);
+        let depth =
+            |c: f64| settings.channel_depth_m * (MIN_DEPTH_FRACTION + (1.0 - MIN_DEPTH_FRACTION) * scale(c));
+        let half_width = |c: f64| depth(c) * (1.0 + scale(c));
+
+        let positions = lattice.positions();
+        let order = drainage::topological_order(&drainage.receivers);
+        let rivers: Vec<usize> =
+            (0..n).filter(|&i| is_river(i) && drainage.receivers[i].receiver().is_some()).collect();
+        let mut slot = vec![u32::MAX; n];
+        for (k, &i) in rivers.iter().enumerate() {
+            slot[i] = k as u32;
+        }
+        let receiver = |i: usize| drainage.receivers[i].receiver().map_or(i, NodeId::index);
+        let length = |i: usize| positions[i].distance(positions[receiver(i)]) * radius;
+        let pieces = |i: usize| ((length(i) / BED_STEP_M).ceil() as usize).max(MIN_BED_PIECES);
+        // Natural ground under every bed point (the ends are the nodes' own heights).
+        let natural: Vec<Vec<f64>> = rivers
+            .par_iter()
+            .map(|&i| {
+                let (a, b, n) = (positions[i], positions[receiver(i)], pieces(i));
+                (0..=n)
+                    .map(|k| match k {
+                        0 => heights[i],
+                        _ if k == n => heights[receiver(i)],
+                        _ => planet.height_unit(sphere::unit(a + (b - a) * (k as f64 / n as f64))),
+                    })
+                    .collect()
+            })
+            .collect();
+        // Every stream meets what it flows into before reaching it: a river's bed by the
+        // receiving channel's bank (plus a margin), a lake's or the sea's floor by its own.
+        let settle = |i: usize| -> f64 {
+            let r = receiver(i);
+            let bank = if is_river(r) {
+                half_width(drainage.catchment_m2[r])
+            } else {
+                half_width(drainage.catchment_m2[i])
+            };
+            (bank + SETTLE_MARGIN_M).min(0.8 * length(i))
+        };
+        let mut node_bed: Vec<f64> = (0..n).map(|i| heights[i] - depth(drainage.catchment_m2[i])).collect();
+        let mut beds: Vec<Vec<f64>> = natural.iter().map(|n| vec![0.0; n.len()]).collect();
+        // Upstream first: each bed follows the natural ground down and never rises; the
+        // receiver's bed is lowered to meet it.
+        for &i in order.iter().filter(|&&i| slot[i] != u32::MAX) {
+            let k = slot[i] as usize;
+            let d = depth(drainage.catchment_m2[i]);
+            let b = &mut beds[k];
+            let last = b.len() - 1;
+            b[0] = node_bed[i];
+            let r = receiver(i);
+            for p in 1..=last {
+                let floor = if p == last && !is_river(r) { natural[k][p] } else { natural[k][p] - d };
+                b[p] = b[p - 1].min(floor);
+            }
+            if is_river(r) {
+                node_bed[r] = node_bed[r].min(b[last]);
+            }
+        }
+        // Mouth first: ends meet their receiver's final bed, tributaries settle to their main
+        // stream's level, and no face falls more than MAX_FACE_SLOPE (the fall cuts back).
+        for &i in order.iter().rev().filter(|&&i| slot[i] != u32::MAX) {
+            let k = slot[i] as usize;
+            let r = receiver(i);
+            let zone = settle(i);
+            let b = &mut beds[k];
+            let last = b.len() - 1;
+            let step = length(i) / last as f64;
+            let end_level = if is_river(r) { node_bed[r] } else { b[last] };
+            for (p, v) in b.iter_mut().enumerate() {
+                if (last - p) as f64 * step <= zone {
+                    *v = v.min(end_level);
+                }
+            }
+            for p in (0..last).rev() {
+                b[p] = b[p].min(b[p + 1] + MAX_FACE_SLOPE * step);
+            }
+            node_bed[i] = b[0];
+        }
+
+        let reaches: Vec<Reach> = rivers
+            .iter()
+            .zip(&beds)
+            .map(|(&i, b)| {
+                let r = receiver(i);
+                let ends_in = match kind[r] {
+                    NodeKind::Sea => ReachEnd::Sea,
+                    NodeKind::Lake => ReachEnd::Lake,
+                    _ => ReachEnd::River,
+                };
+                let drop_m = heights[i] - heights[r];
+                let c = drainage.catchment_m2[i];
+                Reach {
+                    from: NodeId(i as u32),
+                    to: NodeId(r as u32),
+                    start: positions[i],
+                    end: positions[r],
+                    length_m: length(i),
+                    catchment_m2: c,
+                    depth_m: depth(c),
+                    half_width_m: half_width(c),
+                    beds: b.clone(),
+                    settle_m: settle(i),
+                    ends_in,
+                    drop_m,
+                    // Sea adjacency reads the drainage's kinds, decided on the uncarved heights.
+                    fall: drop_m > FALL_DROP_M && ends_in != ReachEnd::Sea,
+                }
+            })
+            .collect();
+        let (offsets, ids) = index(n, &reaches);
+        Carve {
+            reaches,
+            offsets,
+            ids,
+            radius_m: radius,
+            sea_level_m: settings.sea.then_some(settings.sea_level_m),
+        }
+    }
+
+    /// The bed level at river node `node`: where its own reach starts, metres (the natural
+    /// ground if no reach starts there).
+    pub fn bed_of(&self, node: NodeId) -> f64 {
+        self.reaches_at(node.index())
+            .iter()
+            .map(|&id| &self.reaches[id as usize])
+            .find(|r| r.from == node)
+            .map_or(f64::INFINITY, Reach::bed_start_m)
+    }
+
+    /// Reaches touching node `n` (as upstream or downstream end), ascending.
+    pub fn reaches_at(&self, n: usize) -> &[u32] {
+        &self.ids[self.offsets[n] as usize..self.offsets[n + 1] as usize]
+    }
+
+    /// The carved ground in unit direction `p`, given the natural ground `natural_m` there
+    /// and the lattice (for finding nearby reaches). Metres above the datum.
+    ///
+    /// # Invariants
+    /// Never above `natural_m`; equal to it farther than a bank (or a collar) from any reach.
+    pub fn cut(&self, lattice: &FibonacciLattice, p: DVec3, natural_m: f64) -> f64 {
+        if self.reaches.is_empty() {
+            return natural_m;
+        }
+        let node = lattice.nearest_node(p).index();
+        let mut near: Vec<u32> = Vec::with_capacity(24);
+        near.extend_from_slice(self.reaches_at(node));
+        for &j in lattice.neighbor_slice(node) {
+            near.extend_from_slice(self.reaches_at(j as usize));
+        }
+        near.sort_unstable();
+        near.dedup();
+        let mut best: Option<(f64, f64)> = None;
+        let mut ground = natural_m;
+        for &id in &near {
+            let reach = &self.reaches[id as usize];
+            if let Some(candidate) = self.channel(reach, p, natural_m) {
+                best = match best {
+                    Some(b) if !nearer_bed_wins(candidate, b) => Some(b),
+                    _ => Some(candidate),
+                };
+            }
+            if reach.ends_in == ReachEnd::Sea {
+                ground = ground.min(self.collar(reach, p, natural_m));
+            }
+        }
+        match best {
+            Some((_, g)) => ground.min(g),
+            None => ground,
+        }
+    }
+
+    /// Distance past the bed's edge and the carved ground of one reach at `p`, if `p` is
+    /// within its banks.
+    fn channel(&self, reach: &Reach, p: DVec3, natural_m: f64) -> Option<(f64, f64)> {
+        let (s, d) = self.along_across(reach, p);
+        if d >= reach.half_width_m {
+            return None;
+        }
+        let bed = reach.bed_at(s);
+        let core = reach.core_half_width_m();
+        let out = d - core;
+        let x = (out / (reach.half_width_m - core)).clamp(0.0, 1.0);
+        let bell = 0.5 * (1.0 + libm::cos(std::f64::consts::PI * x));
+        let g = bed + (natural_m - bed) * (1.0 - bell);
+        Some((out, g.min(natural_m)))
+    }
+
+    /// Metres along the reach from its start (clamped to the reach) and across from it.
+    fn along_across(&self, reach: &Reach, p: DVec3) -> (f64, f64) {
+        let ab = reach.end - reach.start;
+        let t = ((p - reach.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
+        let q = reach.start + ab * t;
+        (t * reach.length_m, (p - q).length() * self.radius_m)
+    }
+
+    /// The beach collar around a mouth: ground eased down to just above the sea.
+    fn collar(&self, reach: &Reach, p: DVec3, natural_m: f64) -> f64 {
+        let Some(sea) = self.sea_level_m else { return natural_m };
+        let beach = sea + 0.3;
+        if natural_m <= beach {
+            return natural_m;
+        }
+        let radius = 2.5 * reach.half_width_m + 10.0;
+        let d = (p - reach.end).length() * self.radius_m;
+        if d >= radius {
+            return natural_m;
+        }
+        beach + (natural_m - beach) * smoothstep(0.0, 1.0, d / radius)
+    }
+}
+
+/// Whether channel `a` sets the ground over channel `b` where both cover a point; each is
+/// (metres past its bed's edge, carved ground there). The stream whose bed is nearer wins;
+/// the lower wins where both beds cover the point or the two are within [`OVERLAP_M`].
+pub fn nearer_bed_wins(a: (f64, f64), b: (f64, f64)) -> bool {
+    let lowest = (a.0 <= 0.0 && b.0 <= 0.0) || (a.0 - b.0).abs() < OVERLAP_M;
+    if lowest {
+        a.1 < b.1
+    } else {
+        a.0 < b.0
+    }
+}
+
+/// CSR of the reaches touching each node.
+fn index(n: usize, reaches: &[Reach]) -> (Vec<u32>, Vec<u32>) {
+    let mut count = vec![0u32; n + 1];
+    for r in reaches {
+        count[r.from.index() + 1] += 1;
+        count[r.to.index() + 1] += 1;
+    }
+    for i in 0..n {
+        count[i + 1] += count[i];
+    }
+    let mut fill = count.clone();
+    let mut ids = vec![0u32; count[n] as usize];
+    for (k, r) in reaches.iter().enumerate() {
+        for node in [r.from.index(), r.to.index()] {
+            ids[fill[node] as usize] = k as u32;
+            fill[node] += 1;
+        }
+    }
+    (count, ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearer_bed_sets_the_ground() {
+        // Both beds cover the point: the lower ground wins.
+        assert!(nearer_bed_wins((-1.0, 3.0), (-0.5, 5.0)));
+        assert!(!nearer_bed_wins((-1.0, 5.0), (-0.5, 3.0)));
+        // A tributary's bed 0.2 m past its edge against a river 4 m past its bank-side edge:
+        // the tributary is nearer and wins even though the river is 10 m lower.
+        assert!(nearer_bed_wins((0.2, 20.0), (4.0, 10.0)));
+        // Within 0.5 m of each other the lower wins.
+        assert!(nearer_bed_wins((1.3, 10.0), (1.0, 20.0)));
+        assert!(!nearer_bed_wins((1.3, 20.0), (1.0, 10.0)));
+    }
+}

@@ -1,0 +1,121 @@
+//! A river seen from the side: a long profile along the main stream through a reach and a
+//! cross-section through its middle, drawn as lines (natural ground brown, carved ground dark, bed blue,
+//! sea level pale blue, falls red).
+
+use crate::carve::{ReachEnd, ReachId};
+use crate::render::{paint_segment, Image};
+use crate::sphere;
+use crate::world::World;
+
+const NATURAL: [f64; 3] = [0.62, 0.47, 0.30];
+const CARVED: [f64; 3] = [0.20, 0.18, 0.16];
+const BED: [f64; 3] = [0.15, 0.40, 0.85];
+const SEA: [f64; 3] = [0.55, 0.75, 0.95];
+const FALL: [f64; 3] = [0.85, 0.15, 0.10];
+const AXIS: [f64; 3] = [0.75, 0.75, 0.75];
+/// Reaches in the long profile (up to half of them upstream of the chosen one).
+const PROFILE_REACHES: usize = 16;
+
+/// A `width` × `height` picture: the long profile on the left two thirds, the cross-section
+/// through the reach's middle on the right. `None` for an unknown reach.
+pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -> Option<Image> {
+    let first = world.carve.reaches.get(id.0 as usize)?;
+    let (width, height) = (width.max(64), height.max(64));
+    let mut image = Image { width, height, rgb: vec![250; width * height * 3] };
+    let split = width * 2 / 3;
+
+    // Long profile along the main stream through the reach: up its largest tributaries,
+    // then down to where it ends.
+    let carve = &world.carve;
+    let touching = |node: usize| carve.reaches_at(node).iter().map(|&i| &carve.reaches[i as usize]);
+    let mut chain = vec![first];
+    while chain.len() < PROFILE_REACHES / 2 {
+        let top = chain[chain.len() - 1];
+        let up = touching(top.from.index())
+            .filter(|r| r.to == top.from)
+            .max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2));
+        match up {
+            Some(r) => chain.push(r),
+            None => break,
+        }
+    }
+    chain.reverse();
+    while chain.len() < PROFILE_REACHES {
+        let last = chain[chain.len() - 1];
+        match touching(last.to.index()).find(|r| r.from == last.to) {
+            Some(r) if last.ends_in == ReachEnd::River => chain.push(r),
+            _ => break,
+        }
+    }
+    let mut lines: [Vec<(f64, f64)>; 3] = Default::default();
+    let mut falls = Vec::new();
+    let mut s0 = 0.0;
+    for reach in chain {
+        for k in 0..=reach.pieces() {
+            let t = k as f64 / reach.pieces() as f64;
+            let (g, n) = world.ground_and_natural(reach.start + (reach.end - reach.start) * t);
+            let s = s0 + t * reach.length_m;
+            lines[0].push((s, n));
+            lines[1].push((s, g));
+            lines[2].push((s, reach.beds[k]));
+        }
+        if reach.fall {
+            falls.push(s0);
+        }
+        s0 += reach.length_m;
+    }
+    let sea = world.settings.sea.then_some(world.settings.sea_level_m);
+    plot(&mut image, (0, split), &lines, sea, &falls);
+
+    // Cross-section through the middle, three half-widths each side.
+    let mid = sphere::unit(first.start + first.end);
+    let along = sphere::unit(first.end - first.start);
+    let across = sphere::unit(mid.cross(along));
+    let reach_m = 3.0 * first.half_width_m;
+    let mut cross: [Vec<(f64, f64)>; 3] = Default::default();
+    for k in 0..=96 {
+        let x = -reach_m + 2.0 * reach_m * k as f64 / 96.0;
+        let (g, n) = world.ground_and_natural(mid + across * (x / world.settings.radius_m));
+        cross[0].push((x, n));
+        cross[1].push((x, g));
+        cross[2].push((x, first.bed_at(first.length_m / 2.0)));
+    }
+    plot(&mut image, (split, width), &cross, sea, &[]);
+    Some(image)
+}
+
+/// Draws the three lines (natural, carved, bed) in the columns `cols` of the image, scaled
+/// to fit, with the sea level and fall positions when given.
+fn plot(
+    image: &mut Image,
+    cols: (usize, usize),
+    lines: &[Vec<(f64, f64)>; 3],
+    sea: Option<f64>,
+    falls: &[f64],
+) {
+    let points = lines.iter().flatten();
+    let (x0, x1) =
+        points.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (mut y0, mut y1) =
+        points.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let pad = ((y1 - y0) * 0.08).max(1.0);
+    (y0, y1) = (y0 - pad, y1 + pad);
+    let (left, right) = (cols.0 as f64 + 12.0, cols.1 as f64 - 12.0);
+    let (top, bottom) = (12.0, image.height as f64 - 12.0);
+    let px = |x: f64| left + (x - x0) / (x1 - x0).max(1e-9) * (right - left);
+    let py = |y: f64| bottom - (y - y0) / (y1 - y0).max(1e-9) * (bottom - top);
+    paint_segment(image, (left, bottom), (right, bottom), 1.0, AXIS);
+    paint_segment(image, (left, top), (left, bottom), 1.0, AXIS);
+    if let Some(s) = sea.filter(|s| (y0..=y1).contains(s)) {
+        paint_segment(image, (left, py(s)), (right, py(s)), 1.5, SEA);
+    }
+    for &f in falls {
+        paint_segment(image, (px(f), top), (px(f), bottom), 1.0, FALL);
+    }
+    for (line, colour, width) in [(&lines[0], NATURAL, 2.0), (&lines[1], CARVED, 1.5), (&lines[2], BED, 1.5)]
+    {
+        for w in line.windows(2) {
+            paint_segment(image, (px(w[0].0), py(w[0].1)), (px(w[1].0), py(w[1].1)), width, colour);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! Streaming reaches around a viewer: which per-reach work (SDF volumes, water meshes) to
+//! load and unload. The loaded set is a function of the viewer's position alone, so the
+//! answer is the same whatever path the viewer took to get there.
+
+use crate::carve::{Reach, ReachId};
+use crate::world::World;
+use glam::DVec3;
+
+/// The reaches loaded around a viewer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReachStreamer {
+    /// Reaches closer than this to the viewer are loaded, metres.
+    pub radius_m: f64,
+    loaded: Vec<ReachId>,
+}
+
+/// What changed in one [`ReachStreamer::update`], each list ascending.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamUpdate {
+    /// Reaches to load now.
+    pub load: Vec<ReachId>,
+    /// Reaches to unload now.
+    pub unload: Vec<ReachId>,
+}
+
+impl ReachStreamer {
+    /// A streamer with nothing loaded, loading reaches within `radius_m` of the viewer.
+    pub fn new(radius_m: f64) -> Self {
+        ReachStreamer { radius_m, loaded: Vec::new() }
+    }
+
+    /// The reaches loaded now, ascending.
+    pub fn loaded(&self) -> &[ReachId] {
+        &self.loaded
+    }
+
+    /// Moves the viewer to `viewer` (metres from the planet's centre) and returns which
+    /// reaches to load and unload.
+    pub fn update(&mut self, world: &World, viewer: DVec3) -> StreamUpdate {
+        let wanted = reaches_within(world, viewer, self.radius_m);
+        let load = wanted.iter().filter(|id| self.loaded.binary_search(id).is_err()).copied().collect();
+        let unload = self.loaded.iter().filter(|id| wanted.binary_search(id).is_err()).copied().collect();
+        self.loaded = wanted;
+        StreamUpdate { load, unload }
+    }
+}
+
+/// Every reach whose centre line passes within `radius_m` of `viewer`, ascending.
+pub fn reaches_within(world: &World, viewer: DVec3, radius_m: f64) -> Vec<ReachId> {
+    let r = world.settings.radius_m;
+    world
+        .carve
+        .reaches
+        .iter()
+        .enumerate()
+        .filter(|(_, reach)| distance_to(reach, viewer, r) <= radius_m)
+        .map(|(i, _)| ReachId(i as u32))
+        .collect()
+}
+
+/// Distance from `p` to the reach's centre line on the datum sphere, metres.
+fn distance_to(reach: &Reach, p: DVec3, radius_m: f64) -> f64 {
+    let (a, b) = (reach.start * radius_m, reach.end * radius_m);
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
+    (p - (a + ab * t)).length()
+}

@@ -1,0 +1,357 @@
+//! The carved ground as a signed distance field: point queries, voxel block fills in
+//! godot_voxel's layout, and per-reach channel volumes for engines that carve with modifiers.
+//!
+//! Positions are metres from the planet's centre. Negative is inside the ground.
+
+use crate::carve::{Reach, ReachId};
+use crate::sphere;
+use crate::world::World;
+use glam::DVec3;
+
+/// A box of voxels: `size` voxels along x, y and z, `step_m` apart, the first at `origin`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Block {
+    /// Position of voxel (0, 0, 0), metres from the planet's centre.
+    pub origin: DVec3,
+    /// Voxels along x, y and z.
+    pub size: [usize; 3],
+    /// Distance between neighbouring voxels, metres (godot_voxel: `1 << lod`).
+    pub step_m: f64,
+}
+
+/// What a block fill found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BlockFill {
+    /// The whole block is this far outside (positive) or inside (negative) the ground, at
+    /// least: the caller may fill it with one value. The buffer is left untouched.
+    Uniform(f32),
+    /// The buffer holds one SDF value per voxel.
+    Mixed,
+}
+
+/// Why a voxel request could not be served.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VoxelError {
+    /// The buffer's length is not the block's voxel count.
+    #[error("buffer holds {got} values, the block has {expected} voxels")]
+    BufferSize {
+        /// Voxels in the block.
+        expected: usize,
+        /// Values in the buffer.
+        got: usize,
+    },
+    /// The block has a zero or non-finite dimension or step.
+    #[error("block size {size:?} with step {step_m} m is empty or not finite")]
+    BadBlock {
+        /// The requested size.
+        size: [usize; 3],
+        /// The requested step, metres.
+        step_m: f64,
+    },
+    /// No such reach.
+    #[error("no reach {0}")]
+    NoReach(u32),
+    /// Every bake read outside the channel at the channel's own centre.
+    #[error("reach {reach}: bake reads outside the channel at its centre after {tries} grid sizes")]
+    Hollow {
+        /// The reach.
+        reach: u32,
+        /// Grid sizes tried.
+        tries: usize,
+    },
+}
+
+/// An orthonormal pair spanning the tangent plane at unit direction `n`.
+fn tangents(n: DVec3) -> (DVec3, DVec3) {
+    let e1 = sphere::unit(if n.y.abs() < 0.9 { DVec3::Y } else { DVec3::X }.cross(n));
+    (e1, n.cross(e1))
+}
+
+impl World {
+    /// Signed distance (metres, negative inside) from `p` to the carved ground, divided by
+    /// the slope's secant so it behaves like a true distance on slopes.
+    pub fn sdf(&self, p: DVec3) -> f64 {
+        let r = p.length();
+        let dir = sphere::unit(p);
+        let radius = self.settings.radius_m;
+        let g = self.ground(dir);
+        let (t1, t2) = tangents(dir);
+        let eps = 0.5 / radius;
+        let gx = (self.ground(dir + t1 * eps) - g) / 0.5;
+        let gy = (self.ground(dir + t2 * eps) - g) / 0.5;
+        (r - radius - g) / (1.0 + gx * gx + gy * gy).sqrt()
+    }
+
+    /// Fills `out` with the SDF of every voxel of `block`, index `y + sy * (x + sx * z)`
+    /// (godot_voxel's Z-X-Y layout), or reports that the whole block is far outside or inside.
+    ///
+    /// # Errors
+    /// [`VoxelError::BufferSize`] when `out` does not match the block, [`VoxelError::BadBlock`]
+    /// for an empty or non-finite block.
+    ///
+    /// # Complexity
+    /// The ground is sampled on a 2-D grid over the block's footprint (two voxels apart) and
+    /// interpolated per voxel; single-threaded, as voxel engines call it from their workers.
+    pub fn fill_block(&self, block: &Block, out: &mut [f32]) -> Result<BlockFill, VoxelError> {
+        let [sx, sy, sz] = block.size;
+        let step = block.step_m;
+        if sx == 0 || sy == 0 || sz == 0 || !(step.is_finite() && step > 0.0) || !block.origin.is_finite() {
+            return Err(VoxelError::BadBlock { size: block.size, step_m: step });
+        }
+        let expected = sx * sy * sz;
+        if out.len() != expected {
+            return Err(VoxelError::BufferSize { expected, got: out.len() });
+        }
+        let radius = self.settings.radius_m;
+        let bound = self.settings.relief_m + self.settings.channel_depth_m;
+        let far = block.origin + DVec3::new((sx - 1) as f64, (sy - 1) as f64, (sz - 1) as f64) * step;
+        let (lo, hi) = (block.origin.min(far), block.origin.max(far));
+        let r_min = DVec3::ZERO.clamp(lo, hi).length();
+        let r_max = [lo.x, hi.x]
+            .iter()
+            .flat_map(|&x| [lo.y, hi.y].map(|y| (x, y)))
+            .flat_map(|(x, y)| [lo.z, hi.z].map(|z| DVec3::new(x, y, z).length()))
+            .fold(0.0, f64::max);
+        let margin = 2.0 * step;
+        if r_min > radius + bound + margin {
+            return Ok(BlockFill::Uniform((r_min - radius - bound) as f32));
+        }
+        if r_max < radius - bound - margin {
+            return Ok(BlockFill::Uniform((r_max - radius + bound) as f32));
+        }
+        let grid = FootprintGrid::new(self, lo, hi, 2.0 * step);
+        if r_min > radius + grid.max + margin {
+            return Ok(BlockFill::Uniform((r_min - radius - grid.max) as f32));
+        }
+        if r_max < radius + grid.min - margin {
+            return Ok(BlockFill::Uniform((r_max - radius - grid.min) as f32));
+        }
+        for z in 0..sz {
+            for x in 0..sx {
+                let base = sy * (x + sx * z);
+                for y in 0..sy {
+                    let v = block.origin + DVec3::new(x as f64, y as f64, z as f64) * step;
+                    let (g, slope2) = grid.sample(v);
+                    out[base + y] = ((v.length() - radius - g) / (1.0 + slope2).sqrt()) as f32;
+                }
+            }
+        }
+        Ok(BlockFill::Mixed)
+    }
+
+    /// Bakes reach `id`'s channel (the ground the carve removes) into a small SDF volume,
+    /// negative inside the channel. The bake is read back at the channel's own centre; one
+    /// that reads outside there is retried on a finer grid, twice, then reported.
+    ///
+    /// # Errors
+    /// [`VoxelError::NoReach`] for an unknown id, [`VoxelError::Hollow`] when every grid
+    /// size reads outside at the centre.
+    pub fn bake_reach(&self, id: ReachId) -> Result<ReachVolume, VoxelError> {
+        let reach = self.carve.reaches.get(id.0 as usize).ok_or(VoxelError::NoReach(id.0))?;
+        const TRIES: usize = 3;
+        for level in 0..TRIES {
+            let volume = ReachVolume::bake(self, reach, level);
+            if volume.reads_inside_at_centre(self, reach) {
+                return Ok(volume);
+            }
+        }
+        Err(VoxelError::Hollow { reach: id.0, tries: TRIES })
+    }
+}
+
+/// The carved ground sampled on a gnomonic grid over a block's footprint.
+struct FootprintGrid {
+    normal: DVec3,
+    e1: DVec3,
+    e2: DVec3,
+    u0: f64,
+    w0: f64,
+    du: f64,
+    nu: usize,
+    nw: usize,
+    ground: Vec<f64>,
+    slope2: Vec<f64>,
+    min: f64,
+    max: f64,
+}
+
+impl FootprintGrid {
+    fn new(world: &World, lo: DVec3, hi: DVec3, spacing_m: f64) -> Self {
+        let normal = sphere::unit((lo + hi) * 0.5);
+        let (e1, e2) = tangents(normal);
+        let corners = [lo.x, hi.x]
+            .into_iter()
+            .flat_map(|x| [lo.y, hi.y].map(|y| (x, y)))
+            .flat_map(|(x, y)| [lo.z, hi.z].map(|z| DVec3::new(x, y, z)));
+        let (mut u0, mut u1, mut w0, mut w1) =
+            (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+        for c in corners {
+            let vn = c.dot(normal).max(1e-9);
+            let (u, w) = (c.dot(e1) / vn, c.dot(e2) / vn);
+            (u0, u1, w0, w1) = (u0.min(u), u1.max(u), w0.min(w), w1.max(w));
+        }
+        let radius = world.settings.radius_m;
+        let du = spacing_m / radius;
+        let nu = ((u1 - u0) / du).ceil() as usize + 2;
+        let nw = ((w1 - w0) / du).ceil() as usize + 2;
+        let ground: Vec<f64> = (0..nu * nw)
+            .map(|k| {
+                let (i, j) = (k % nu, k / nu);
+                world.ground(normal + e1 * (u0 + i as f64 * du) + e2 * (w0 + j as f64 * du))
+            })
+            .collect();
+        let at = |i: usize, j: usize| ground[j.min(nw - 1) * nu + i.min(nu - 1)];
+        let slope2 = (0..nu * nw)
+            .map(|k| {
+                let (i, j) = (k % nu, k / nu);
+                let (i0, i1, j0, j1) =
+                    (i.saturating_sub(1), (i + 1).min(nu - 1), j.saturating_sub(1), (j + 1).min(nw - 1));
+                let gx = (at(i1, j) - at(i0, j)) / ((i1 - i0).max(1) as f64 * spacing_m);
+                let gy = (at(i, j1) - at(i, j0)) / ((j1 - j0).max(1) as f64 * spacing_m);
+                gx * gx + gy * gy
+            })
+            .collect();
+        let min = ground.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = ground.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        FootprintGrid { normal, e1, e2, u0, w0, du, nu, nw, ground, slope2, min, max }
+    }
+
+    /// Ground height and squared slope under voxel position `v`, bilinear in the grid.
+    #[inline]
+    fn sample(&self, v: DVec3) -> (f64, f64) {
+        let vn = v.dot(self.normal).max(1e-9);
+        let fu = ((v.dot(self.e1) / vn - self.u0) / self.du).clamp(0.0, (self.nu - 1) as f64);
+        let fw = ((v.dot(self.e2) / vn - self.w0) / self.du).clamp(0.0, (self.nw - 1) as f64);
+        let (i, j) = ((fu as usize).min(self.nu - 2), (fw as usize).min(self.nw - 2));
+        let (a, b) = (fu - i as f64, fw - j as f64);
+        let k = j * self.nu + i;
+        let lerp2 = |f: &[f64]| {
+            let top = f[k] + (f[k + 1] - f[k]) * a;
+            let bottom = f[k + self.nu] + (f[k + self.nu + 1] - f[k + self.nu]) * a;
+            top + (bottom - top) * b
+        };
+        (lerp2(&self.ground), lerp2(&self.slope2))
+    }
+}
+
+/// A reach's channel baked on a small grid aligned with the reach: x along the stream,
+/// y up (sheared along the bed line), z across; values in godot_voxel's Z-X-Y order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReachVolume {
+    /// Position of sample (0, 0, 0), metres from the planet's centre.
+    pub origin: DVec3,
+    /// Unit axes: along the stream, up, across.
+    pub axes: [DVec3; 3],
+    /// Shear: sample (x, y, z) lies `rise * x * cell_m[0]` metres higher along `axes[1]`
+    /// than an unsheared grid would put it (the bed line's slope, metres per metre).
+    pub rise: f64,
+    /// Sample spacing along each axis, metres.
+    pub cell_m: [f64; 3],
+    /// Samples along each axis.
+    pub dims: [usize; 3],
+    /// SDF of the channel (negative inside the removed ground), index `y + dy * (x + dx * z)`.
+    pub sdf: Vec<f32>,
+}
+
+impl ReachVolume {
+    /// Bytes of SDF data.
+    pub fn bytes(&self) -> usize {
+        self.sdf.len() * std::mem::size_of::<f32>()
+    }
+
+    /// Trilinear SDF at `p` (metres from the planet's centre); +∞ outside the volume.
+    pub fn sample(&self, p: DVec3) -> f64 {
+        let local = p - self.origin;
+        let along = local.dot(self.axes[0]);
+        let coords = [along, local.dot(self.axes[1]) - self.rise * along, local.dot(self.axes[2])];
+        let mut f = [0.0; 3];
+        for a in 0..3 {
+            f[a] = coords[a] / self.cell_m[a];
+            if !(0.0..=(self.dims[a] - 1) as f64).contains(&f[a]) {
+                return f64::INFINITY;
+            }
+        }
+        let [dx, dy, _] = self.dims;
+        let idx = |x: usize, y: usize, z: usize| y + dy * (x + dx * z);
+        let i = f.map(|v| v.floor() as usize);
+        let i = [i[0].min(self.dims[0] - 2), i[1].min(self.dims[1] - 2), i[2].min(self.dims[2] - 2)];
+        let t = [f[0] - i[0] as f64, f[1] - i[1] as f64, f[2] - i[2] as f64];
+        let mut value = 0.0;
+        for corner in 0..8 {
+            let (ox, oy, oz) = (corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
+            let w = (if ox == 1 { t[0] } else { 1.0 - t[0] })
+                * (if oy == 1 { t[1] } else { 1.0 - t[1] })
+                * (if oz == 1 { t[2] } else { 1.0 - t[2] });
+            value += w * f64::from(self.sdf[idx(i[0] + ox, i[1] + oy, i[2] + oz)]);
+        }
+        value
+    }
+
+    /// Bakes on grid `level` (0 the coarsest; each level a third more samples per axis).
+    /// The grid is sheared to follow the bed's straight line from start to end, so a steep
+    /// reach needs no taller a grid than a flat one.
+    fn bake(world: &World, reach: &Reach, level: usize) -> Self {
+        let radius = world.settings.radius_m;
+        let mid_dir = sphere::unit(reach.start + reach.end);
+        let up = mid_dir;
+        let along = sphere::unit((reach.end - reach.start) - up * (reach.end - reach.start).dot(up));
+        let across = up.cross(along);
+        let rise = (reach.bed_end_m() - reach.bed_start_m()) / reach.length_m.max(1e-9);
+        let bed_mid = (reach.bed_start_m() + reach.bed_end_m()) / 2.0;
+        // Height range around the bed line: down to the lowest bed point, up to the highest
+        // natural ground (a bed cut through a sill lies far below its banks).
+        let line = |t: f64| reach.bed_start_m() + (reach.bed_end_m() - reach.bed_start_m()) * t;
+        let below = reach
+            .beds
+            .iter()
+            .enumerate()
+            .fold(0.0f64, |m, (k, &b)| m.min(b - line(k as f64 / reach.pieces() as f64)));
+        let above = (0..=16).fold(reach.depth_m, |m, k| {
+            let t = f64::from(k) / 16.0;
+            m.max(world.planet.height(reach.start + (reach.end - reach.start) * t) - line(t))
+        });
+        let (below, above) = (below - 1.0, above + 1.0);
+        let scale = (4.0f64 / 3.0).powi(level as i32);
+        let half_along = reach.length_m / 2.0 + reach.half_width_m;
+        let cell = [
+            (2.0 * half_along / 12.0) / scale,
+            ((above - below) / 6.0).max(0.25) / scale,
+            (reach.half_width_m / 2.0) / scale,
+        ];
+        let half = [half_along + cell[0], 0.0, reach.half_width_m + cell[2]];
+        let dims = [
+            (2.0 * half[0] / cell[0]).ceil() as usize + 1,
+            ((above - below) / cell[1]).ceil() as usize + 1,
+            (2.0 * half[2] / cell[2]).ceil() as usize + 1,
+        ];
+        let origin =
+            mid_dir * (radius + bed_mid + below) - along * half[0] - across * half[2] - up * (rise * half[0]);
+        let axes = [along, up, across];
+        let [dx, dy, dz] = dims;
+        let mut sdf = vec![0f32; dx * dy * dz];
+        for z in 0..dz {
+            for x in 0..dx {
+                let column = origin
+                    + along * (x as f64 * cell[0])
+                    + up * (rise * x as f64 * cell[0])
+                    + across * (z as f64 * cell[2]);
+                let (g, h) = world.ground_and_natural(column);
+                for y in 0..dy {
+                    let height = (column + up * (y as f64 * cell[1])).length() - radius;
+                    sdf[y + dy * (x + dx * z)] = (g - height).max(height - h) as f32;
+                }
+            }
+        }
+        ReachVolume { origin, axes, rise, cell_m: cell, dims, sdf }
+    }
+
+    /// Whether the bake reads inside the channel halfway between bed and bank top at the
+    /// reach's middle.
+    fn reads_inside_at_centre(&self, world: &World, reach: &Reach) -> bool {
+        let mid_dir = sphere::unit(reach.start + reach.end);
+        let (_, natural) = world.ground_and_natural(mid_dir);
+        let bed = reach.bed_at(reach.length_m / 2.0);
+        let p = mid_dir * (world.settings.radius_m + (bed + natural) / 2.0);
+        self.sample(p) < 0.0
+    }
+}

@@ -1,0 +1,207 @@
+//! Channels: beds that never rise, settled joins, face limits, falls and mouths, carved
+//! ground, the voxel SDF, reach volumes and streaming.
+
+use proptest::prelude::*;
+use watershed::testkit::{self, QUICK_WORLD};
+use watershed::{
+    Block, BlockFill, DVec3, ReachEnd, ReachId, ReachStreamer, VoxelError, World, FALL_DROP_M, MAX_FACE_SLOPE,
+};
+
+/// Pinned digest of the quick world's carve: bump only on purpose.
+const QUICK_CARVE: &str = "6f69b89eb6f42a1cb045218d8093e222a92ec7613aa65a8b7c42750f743b464a";
+
+fn check_carve(world: &World) {
+    let name = &world.settings.name;
+    let s = world.carve_stats(32);
+    assert_eq!(
+        (s.bed_rising, s.tributary_below_main, s.steep_faces, s.floating_stretches),
+        (0, 0, 0, 0),
+        "{name}: carve invariants"
+    );
+    assert_eq!(s.mouths_with_collar, world.drainage.stats.mouths, "{name}: every mouth has a collar");
+    for reach in &world.carve.reaches {
+        // Settled: the last stretch of a stream lies at the level of what it joins.
+        if reach.ends_in == ReachEnd::River {
+            let main = world.carve.bed_of(reach.to);
+            let step = reach.step_m();
+            for (k, &b) in reach.beds.iter().enumerate() {
+                if (reach.pieces() - k) as f64 * step <= reach.settle_m {
+                    assert_eq!(b, main, "{name}: reach from {} not settled", reach.from.0);
+                }
+            }
+        }
+        assert!(reach.face_slope() <= MAX_FACE_SLOPE + 1e-9);
+        assert_eq!(reach.fall, reach.drop_m > FALL_DROP_M && reach.ends_in != ReachEnd::Sea);
+    }
+}
+
+#[test]
+fn every_shipped_world_carves_cleanly() {
+    for w in &testkit::shipped().worlds {
+        check_carve(&World::build(w));
+    }
+}
+
+#[test]
+fn a_drop_into_the_sea_is_a_shoreline_not_a_fall() {
+    let world = World::build(&testkit::world("home"));
+    let steep_mouths =
+        world.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea && r.drop_m > FALL_DROP_M);
+    assert!(steep_mouths.clone().count() > 0, "the rule has something to decide");
+    assert!(steep_mouths.clone().all(|r| !r.fall));
+    assert!(world.carve.reaches.iter().any(|r| r.fall), "falls inland remain");
+}
+
+#[test]
+fn carved_ground_only_lowers_and_reaches_the_bed() {
+    let world = World::build(&testkit::world(QUICK_WORLD));
+    for d in watershed::random_directions(3, 20_000) {
+        let (g, n) = world.ground_and_natural(d);
+        assert!(g <= n, "carve raised ground at {d}");
+    }
+    for reach in &world.carve.reaches {
+        let mid = watershed::unit(reach.start + reach.end);
+        let (g, _) = world.ground_and_natural(mid);
+        assert!(g <= reach.bed_at(reach.length_m / 2.0) + 1e-9, "centre line above its bed");
+    }
+    // Far from any river the carve changes nothing.
+    let far = (0..world.lattice.positions().len())
+        .filter(|&i| world.carve.reaches_at(i).is_empty())
+        .filter(|&i| {
+            world.lattice.neighbor_slice(i).iter().all(|&j| world.carve.reaches_at(j as usize).is_empty())
+        })
+        .take(200);
+    for i in far {
+        let p = world.lattice.positions()[i];
+        assert_eq!(world.ground(p), world.planet.height(p));
+    }
+}
+
+#[test]
+fn quick_world_carve_is_pinned() {
+    assert_eq!(World::build(&testkit::world(QUICK_WORLD)).carve_digest(), QUICK_CARVE);
+}
+
+#[test]
+fn carve_is_the_same_with_one_or_two_threads() {
+    let w = testkit::world("home");
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        pool.install(|| World::build(&w).carve_digest())
+    };
+    assert_eq!(run(1), run(2));
+}
+
+fn river_block(world: &World) -> Block {
+    let reach =
+        world.carve.reaches.iter().max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2)).expect("rivers");
+    let mid = watershed::unit(reach.start + reach.end);
+    let centre = mid * (world.settings.radius_m + reach.bed_at(reach.length_m / 2.0));
+    Block { origin: centre - DVec3::splat(8.0), size: [17, 17, 17], step_m: 1.0 }
+}
+
+#[test]
+fn sdf_sign_and_scale() {
+    let world = World::build(&testkit::world(QUICK_WORLD));
+    let r = world.settings.radius_m;
+    for d in watershed::random_directions(5, 300) {
+        let g = world.ground(d);
+        assert!(world.sdf(d * (r + g + 5.0)) > 0.0, "above ground reads outside");
+        assert!(world.sdf(d * (r + g - 5.0)) < 0.0, "below ground reads inside");
+        // Never more than the vertical distance; equal to it on flat ground.
+        assert!(world.sdf(d * (r + g + 3.0)) <= 3.0 + 1e-6);
+    }
+}
+
+#[test]
+fn block_fill_matches_point_sdf_in_zxy_order() {
+    let world = World::build(&testkit::world(QUICK_WORLD));
+    let block = river_block(&world);
+    let [sx, sy, sz] = block.size;
+    let mut buffer = vec![0f32; sx * sy * sz];
+    assert_eq!(world.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
+    let mut worst = 0.0f64;
+    for (x, y, z) in [(0, 0, 0), (3, 9, 5), (8, 8, 8), (16, 2, 11), (5, 16, 16), (12, 7, 1)] {
+        let p = block.origin + DVec3::new(x as f64, y as f64, z as f64) * block.step_m;
+        let v = f64::from(buffer[y + sy * (x + sx * z)]);
+        let exact = world.sdf(p);
+        if exact.abs() > 0.5 {
+            assert_eq!(v.signum(), exact.signum(), "sign at {x},{y},{z}: {v} vs {exact}");
+        }
+        worst = worst.max((v - exact).abs());
+    }
+    assert!(worst < 0.6, "block fill strays {worst} m from the point SDF");
+}
+
+#[test]
+fn far_blocks_are_uniform_and_bad_requests_are_errors() {
+    let world = World::build(&testkit::world(QUICK_WORLD));
+    let r = world.settings.radius_m;
+    let mut buffer = vec![7f32; 8 * 8 * 8];
+    let sky = Block { origin: DVec3::new(0.0, r + 1000.0, 0.0), size: [8; 3], step_m: 1.0 };
+    assert!(matches!(world.fill_block(&sky, &mut buffer), Ok(BlockFill::Uniform(v)) if v > 0.0));
+    let core = Block { origin: DVec3::new(0.0, r - 1000.0, 0.0), size: [8; 3], step_m: 4.0 };
+    assert!(matches!(world.fill_block(&core, &mut buffer), Ok(BlockFill::Uniform(v)) if v < 0.0));
+    assert!(buffer.iter().all(|&v| v == 7.0), "uniform blocks leave the buffer alone");
+    assert_eq!(
+        world.fill_block(&sky, &mut buffer[..10]),
+        Err(VoxelError::BufferSize { expected: 512, got: 10 })
+    );
+    let empty = Block { size: [0, 8, 8], ..sky };
+    assert!(matches!(world.fill_block(&empty, &mut buffer), Err(VoxelError::BadBlock { .. })));
+    let nan = Block { step_m: f64::NAN, ..sky };
+    assert!(matches!(world.fill_block(&nan, &mut buffer), Err(VoxelError::BadBlock { .. })));
+}
+
+#[test]
+fn every_reach_bakes_small_and_reads_inside_at_its_centre() {
+    let world = World::build(&testkit::world(QUICK_WORLD));
+    for id in 0..world.carve.reaches.len() as u32 {
+        let v = world.bake_reach(ReachId(id)).expect("bake");
+        assert!(v.bytes() < 8 * 1024, "reach {id}: {} bytes", v.bytes());
+        assert_eq!(v.sample(DVec3::ZERO), f64::INFINITY);
+    }
+    assert_eq!(world.bake_reach(ReachId(u32::MAX)), Err(VoxelError::NoReach(u32::MAX)));
+}
+
+#[test]
+fn streaming_depends_on_where_not_how() {
+    let world = World::build(&testkit::world("home"));
+    let r = world.settings.radius_m;
+    let reach = &world.carve.reaches[world.carve.reaches.len() / 2];
+    let target = reach.start * (r + 2.0);
+    let mut walked = ReachStreamer::new(400.0);
+    for k in 0..=20 {
+        let d = watershed::unit(reach.start + DVec3::new(0.03, 0.0, 0.0) * (1.0 - k as f64 / 20.0));
+        walked.update(&world, d * (r + 2.0));
+    }
+    let mut jumped = ReachStreamer::new(400.0);
+    let first = jumped.update(&world, DVec3::new(0.0, -r, 0.0));
+    let second = jumped.update(&world, target);
+    assert_eq!(walked.loaded(), jumped.loaded());
+    assert!(!walked.loaded().is_empty());
+    // The second update loads what is new and unloads what is gone.
+    assert!(second.load.iter().all(|id| !first.load.contains(id)));
+    assert_eq!(second.unload.len() + jumped.loaded().len(), first.load.len() + second.load.len());
+    assert!(jumped.update(&world, target).load.is_empty(), "standing still changes nothing");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn beds_never_rise_or_overshoot(seed in any::<u64>(), s in 0.0f64..1.0) {
+        let mut w = testkit::world(QUICK_WORLD);
+        w.seed = seed;
+        w.lattice_nodes = 6_000;
+        let world = World::build(&w);
+        check_carve(&world);
+        for reach in &world.carve.reaches {
+            let at = s * reach.length_m;
+            let k = ((s * reach.pieces() as f64) as usize).min(reach.pieces() - 1);
+            let (a, b) = (reach.beds[k], reach.beds[k + 1]);
+            let bed = reach.bed_at(at);
+            prop_assert!(bed <= a.max(b) + 1e-9 && bed >= a.min(b) - 1e-9);
+        }
+    }
+}
