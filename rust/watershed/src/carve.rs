@@ -66,6 +66,8 @@ pub struct Reach {
     /// Bed levels at evenly spaced points from start to end (at most [`BED_STEP_M`] apart,
     /// at least [`MIN_BED_PIECES`] pieces), metres above the datum; never rising downstream.
     pub beds: Vec<f64>,
+    /// Natural ground (before carving) under each bed point, metres above the datum.
+    pub banks: Vec<f64>,
     /// How far before its end the bed is already at the level of what it flows into (the
     /// receiving channel's bed, or the lake's or sea's floor), metres.
     pub settle_m: f64,
@@ -101,11 +103,7 @@ impl Reach {
     /// Bed level `s` metres downstream of the start: linear between bed points, each piece
     /// clipped between its two points' levels (no overshoot).
     pub fn bed_at(&self, s: f64) -> f64 {
-        let n = self.pieces();
-        let x = (s / self.length_m.max(1e-9)).clamp(0.0, 1.0) * n as f64;
-        let k = (x.floor() as usize).min(n - 1);
-        let (a, b) = (self.beds[k], self.beds[k + 1]);
-        a + (b - a) * (x - k as f64)
+        profile_at(&self.beds, (s / self.length_m.max(1e-9)).clamp(0.0, 1.0))
     }
 
     /// Half-width of the flat bed, metres.
@@ -123,6 +121,26 @@ impl Reach {
     pub fn rises(&self) -> bool {
         self.beds.windows(2).any(|w| w[1] > w[0])
     }
+}
+
+/// A profile given at evenly spaced points from `t = 0` to `t = 1`, at `t`: linear between
+/// points, and beyond the ends continued at the profile's mean slope (end to end).
+pub fn profile_at(values: &[f64], t: f64) -> f64 {
+    let (Some(&first), Some(&last)) = (values.first(), values.last()) else { return f64::NAN };
+    if values.len() < 2 {
+        return first;
+    }
+    if t < 0.0 {
+        return first + (last - first) * t;
+    }
+    if t > 1.0 {
+        return last + (last - first) * (t - 1.0);
+    }
+    let n = values.len() - 1;
+    let x = t * n as f64;
+    let k = (x.floor() as usize).min(n - 1);
+    let (a, b) = (values[k], values[k + 1]);
+    a + (b - a) * (x - k as f64)
 }
 
 /// Longest piece of a bed, metres. The bed follows the natural ground down at this spacing
@@ -270,8 +288,9 @@ impl Carve {
 
         let reaches: Vec<Reach> = rivers
             .iter()
-            .zip(&beds)
-            .map(|(&i, b)| {
+            .zip(beds)
+            .zip(natural)
+            .map(|((&i, beds), banks)| {
                 let r = receiver(i);
                 let ends_in = match kind[r] {
                     NodeKind::Sea => ReachEnd::Sea,
@@ -289,7 +308,8 @@ impl Carve {
                     catchment_m2: c,
                     depth_m: depth(c),
                     half_width_m: half_width(c),
-                    beds: b.clone(),
+                    beds,
+                    banks,
                     settle_m: settle(i),
                     ends_in,
                     drop_m,
@@ -318,6 +338,19 @@ impl Carve {
             .map_or(f64::INFINITY, Reach::bed_start_m)
     }
 
+    /// Reaches touching node `node` or any of its neighbours, ascending: every reach whose
+    /// banks can reach a point whose nearest node is `node`.
+    pub fn reaches_near(&self, lattice: &FibonacciLattice, node: usize) -> Vec<u32> {
+        let mut near: Vec<u32> = Vec::with_capacity(24);
+        near.extend_from_slice(self.reaches_at(node));
+        for &j in lattice.neighbor_slice(node) {
+            near.extend_from_slice(self.reaches_at(j as usize));
+        }
+        near.sort_unstable();
+        near.dedup();
+        near
+    }
+
     /// Reaches touching node `n` (as upstream or downstream end), ascending.
     pub fn reaches_at(&self, n: usize) -> &[u32] {
         &self.ids[self.offsets[n] as usize..self.offsets[n + 1] as usize]
@@ -332,14 +365,7 @@ impl Carve {
         if self.reaches.is_empty() {
             return natural_m;
         }
-        let node = lattice.nearest_node(p).index();
-        let mut near: Vec<u32> = Vec::with_capacity(24);
-        near.extend_from_slice(self.reaches_at(node));
-        for &j in lattice.neighbor_slice(node) {
-            near.extend_from_slice(self.reaches_at(j as usize));
-        }
-        near.sort_unstable();
-        near.dedup();
+        let near = self.reaches_near(lattice, lattice.nearest_node(p).index());
         let mut best: Option<(f64, f64)> = None;
         let mut ground = natural_m;
         for &id in &near {

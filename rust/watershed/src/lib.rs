@@ -12,7 +12,9 @@
 //! 5. **carve** — [`Carve`]: reaches, beds that never rise, settled joins, falls, collars;
 //!    [`World::ground`] is the one carved height function, [`World::sdf`] and
 //!    [`World::fill_block`] its voxel form, [`ReachStreamer`] the per-reach streaming.
-//! 6. **waves** — [`SeaState`]: the sea's wave trains and the storm crest the bay rule uses.
+//! 6. **water / waves** — [`WaterTable`]: every river, lake and sea level once, at load
+//!    ([`World::water_at`], [`World::flow_at`], [`World::submersion`], mill rates);
+//!    [`SeaState`]: the Gerstner trains, the storm crest and the shader uniforms.
 //! 7. **digest** — SHA-256 over raw IEEE bytes ([`world_digests`], [`World::network_digest`]).
 //! 8. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
 //!
@@ -41,12 +43,13 @@ mod stream;
 pub mod testkit;
 mod topology;
 mod voxel;
+mod water;
 mod waves;
 mod world;
 
 pub use carve::{
-    Carve, CarveStats, Reach, ReachEnd, ReachId, BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES,
-    OVERLAP_M, SETTLE_MARGIN_M,
+    nearer_bed_wins, profile_at, Carve, CarveStats, Reach, ReachEnd, ReachId, BED_STEP_M, FALL_DROP_M,
+    MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
 };
 pub use digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
 pub use drainage::{solve, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet};
@@ -67,5 +70,9 @@ pub use sphere::{direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use stream::{reaches_within, ReachStreamer, StreamUpdate};
 pub use topology::{NodeId, Topology};
 pub use voxel::{Block, BlockFill, ReachVolume, VoxelError};
-pub use waves::{SeaState, WaveTrain, STORM_FACTOR};
+pub use water::{
+    reach_contribution, Body, ReachFlow, Water, WaterStats, WaterTable, BASE_RUNOFF_M_S, LAKE_BLEND_M,
+    LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
+};
+pub use waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
 pub use world::World;

@@ -50,6 +50,7 @@ pub const KEYS: &[KeySpec] = &[
     key("river_catchment_m2", KeyGroup::Shape, "catchment a point needs to carry a river, square metres (> 0)"),
     key("lattice_nodes", KeyGroup::Shape, "points of the drainage lattice over the whole sphere (1000..=16000000)"),
     key("channel_depth_m", KeyGroup::Shape, "depth of the largest river's channel, metres (0.5..=100)"),
+    key("river_fill", KeyGroup::Shape, "how full a channel runs: its surface stands this fraction of the carve depth above the bed (0.1..=0.95)"),
     key("lake_min_depth_m", KeyGroup::Shape, "a depression filled deeper than this is a lake, metres (0..=100)"),
     key("lake_at", KeyGroup::Shape, "where a lake basin is guaranteed: {\"lat_deg\", \"lon_deg\"} or null"),
     key("sea", KeyGroup::Subsystems, "whether the sea sphere exists at sea_level_m"),
@@ -185,6 +186,9 @@ pub struct WorldSettings {
     pub lattice_nodes: usize,
     /// Depth of the largest river's channel, metres (the smallest river cuts 30% of it).
     pub channel_depth_m: f64,
+    /// How full a channel runs: the surface stands this fraction of the carve depth above
+    /// the bed on the centre line (0.6: 40% of the depth below the original ground).
+    pub river_fill: f64,
     /// A depression filled deeper than this is a lake, metres.
     pub lake_min_depth_m: f64,
     /// Where a lake basin is guaranteed, if anywhere.
@@ -509,6 +513,7 @@ impl WorldSettings {
             river_catchment_m2: r.number("river_catchment_m2"),
             lattice_nodes: r.unsigned("lattice_nodes") as usize,
             channel_depth_m: r.number("channel_depth_m"),
+            river_fill: r.number("river_fill"),
             lake_min_depth_m: r.number("lake_min_depth_m"),
             lake_at: r.lat_lon("lake_at"),
             sea: r.boolean("sea"),
@@ -616,6 +621,12 @@ impl WorldSettings {
             "channel_depth_m",
             format!("channel_depth_m must be within 0.5..=100, got {channel}"),
         );
+        let fill = self.river_fill;
+        check(
+            in_range(fill, 0.1, 0.95),
+            "river_fill",
+            format!("river_fill must be within 0.1..=0.95, got {fill}"),
+        );
         let lake = self.lake_min_depth_m;
         check(
             in_range(lake, 0.0, 100.0),
@@ -666,6 +677,7 @@ impl WorldSettings {
             "river_catchment_m2": self.river_catchment_m2,
             "lattice_nodes": self.lattice_nodes,
             "channel_depth_m": self.channel_depth_m,
+            "river_fill": self.river_fill,
             "lake_min_depth_m": self.lake_min_depth_m,
             "lake_at": lake,
             "sea": self.sea,

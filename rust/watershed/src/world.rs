@@ -7,6 +7,7 @@ use crate::height::PlanetHeight;
 use crate::lattice::FibonacciLattice;
 use crate::settings::{hex, WorldSettings};
 use crate::sphere;
+use crate::water::WaterTable;
 use glam::DVec3;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -26,12 +27,15 @@ pub struct World {
     pub drainage: Drainage,
     /// The river channels.
     pub carve: Carve,
-    /// Wall-clock milliseconds per stage (lattice, heights, the solve's stages, carve).
+    /// Every water level, computed once.
+    pub water: WaterTable,
+    /// Wall-clock milliseconds per stage (lattice, heights, the solve's stages, carve, water).
     pub timings_ms: Vec<(&'static str, f64)>,
 }
 
 impl World {
-    /// Builds the lattice, evaluates the ground at every node and solves the drainage.
+    /// Builds the lattice, evaluates the ground at every node, solves the drainage, cuts
+    /// the channels and computes the water table.
     pub fn build(settings: &WorldSettings) -> Self {
         let mut clock = Stopwatch::start();
         let planet = PlanetHeight::new(settings);
@@ -44,15 +48,20 @@ impl World {
         clock.lap_from_here();
         let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
         clock.lap("carve");
-        World {
+        let mut world = World {
             settings: settings.clone(),
             planet,
             lattice,
             heights,
             drainage,
             carve,
-            timings_ms: clock.laps,
-        }
+            water: WaterTable::default(),
+            timings_ms: Vec::new(),
+        };
+        world.water = WaterTable::build(&world);
+        clock.lap("water");
+        world.timings_ms = clock.laps;
+        world
     }
 
     /// The carved ground in direction `dir`: the natural ground with every channel and
@@ -159,6 +168,18 @@ impl World {
                 h.update((i as u32).to_le_bytes());
             }
             h.update(u32::MAX.to_le_bytes());
+        }
+        hex(&h.finalize())
+    }
+
+    /// SHA-256 (hex) of the water table: each reach's surface profile, discharge, wetted
+    /// area and depth (f64), reach by reach.
+    pub fn water_digest(&self) -> String {
+        let mut h = Sha256::new();
+        for (levels, f) in self.water.reach_levels.iter().zip(&self.water.reach_flows) {
+            for v in levels.iter().chain([&f.discharge_m3_s, &f.area_m2, &f.depth_m]) {
+                h.update(v.to_le_bytes());
+            }
         }
         hex(&h.finalize())
     }

@@ -26,6 +26,7 @@ fn alternate(key: &str, current: &Value) -> Option<Value> {
         "lattice_nodes" => json!(current.as_u64()? + 1000),
         "lake_min_depth_m" => json!(num(current) + 2.0),
         "channel_depth_m" => json!(num(current) * 1.5),
+        "river_fill" => json!(0.3),
         "lake_at" => Value::Null,
         "sea" | "rivers" | "lakes" | "craters" | "mesas" | "erosion" => json!(!current.as_bool()?),
         "climate" => json!(-0.8),
@@ -37,7 +38,7 @@ fn alternate(key: &str, current: &Value) -> Option<Value> {
     })
 }
 
-/// Everything a key can show up in: height, drainage and carve digests, and small renders.
+/// Everything a key can show up in: height, drainage, carve and water digests, small renders.
 fn outputs(world: &WorldSettings) -> Vec<String> {
     let solved = World::build(world);
     let d = world_digests(world, &solved.planet);
@@ -49,6 +50,7 @@ fn outputs(world: &WorldSettings) -> Vec<String> {
         solved.network_digest(),
         solved.sets_digest(),
         solved.carve_digest(),
+        solved.water_digest(),
         bytes(&map),
         bytes(&globe),
     ]

@@ -1,0 +1,604 @@
+//! The water table: every water level computed once, globally, at load.
+//!
+//! River surfaces stand `river_fill` of the carve depth above the bed at each node, ease
+//! into a lake's level over the last stretch before it, and are raised mouth-first so none
+//! is below what it flows into (backwater). At any point the river level is a weighted
+//! average of the nearby reaches' level lines, weighted by the carve's own bell, so it is
+//! smooth across bends and joins and exact on a straight reach with an even fall. Lakes are
+//! flat at their spill level; where the sea covers the ground the sea's surface is the water.
+//! Nothing here depends on what is streamed in or where a viewer stands.
+
+use crate::carve::{profile_at, Reach, ReachEnd};
+use crate::drainage::NodeKind;
+use crate::height::smoothstep;
+use crate::sphere;
+use crate::waves::SeaState;
+use crate::world::World;
+use glam::DVec3;
+use rayon::prelude::*;
+
+/// River and lake water where the sea also covers the ground is held this far under the sea
+/// surface, so the two surfaces never draw the same pixel, metres.
+pub const SEA_CLEARANCE_M: f64 = 0.02;
+/// A river's surface eases into the level of the lake it enters over this distance, metres.
+pub const LAKE_BLEND_M: f64 = 300.0;
+/// A lake covers the dry banks of a river's last stretch into it out to this many channel
+/// half-widths from the centre line.
+pub const LAKE_SHORE_WIDTHS: f64 = 3.0;
+/// Runoff of a world with climate 0, metres of water per second over the catchment (a wet
+/// game world's rate, about 86 mm a day; climate -1 gives a quarter of it, +1 four times).
+pub const BASE_RUNOFF_M_S: f64 = 1.0e-6;
+/// Bank heights are sampled this far apart along a reach, metres.
+const BANK_SPACING_M: f64 = 4.0;
+/// A river surface stays at least this far under the lower bank, metres.
+const BANK_FREEBOARD_M: f64 = 0.2;
+/// Water at least this deep stays in a channel even where the blend into a lake would drop
+/// the surface under its bed, metres.
+const MIN_WATER_M: f64 = 0.1;
+
+/// Which body of water a point is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Body {
+    /// A river channel (every wet point that is not lake or sea).
+    River,
+    /// A lake at its spill level.
+    Lake,
+    /// The sea.
+    Sea,
+}
+
+/// The still water over a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Water {
+    /// Surface level, metres above the datum.
+    pub level_m: f64,
+    /// The body it belongs to.
+    pub body: Body,
+}
+
+/// The flow in one reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReachFlow {
+    /// Discharge, m³/s.
+    pub discharge_m3_s: f64,
+    /// Wetted cross-section at the reach's middle, m².
+    pub area_m2: f64,
+    /// Water depth on the centre line at the reach's middle, metres.
+    pub depth_m: f64,
+}
+
+impl ReachFlow {
+    /// Mean speed over the cross-section, m/s.
+    pub fn mean_speed_m_s(&self) -> f64 {
+        self.discharge_m3_s / self.area_m2.max(1e-9)
+    }
+
+    /// The same channel carrying `factor` times the discharge (levels unchanged).
+    pub fn scaled(&self, factor: f64) -> Self {
+        ReachFlow { discharge_m3_s: self.discharge_m3_s * factor, ..*self }
+    }
+
+    /// Flow speed `dip_m` under the surface, m/s: a 1/7 power-law profile whose mean is the
+    /// mean speed (zero at the bed).
+    pub fn speed_at_depth_m_s(&self, dip_m: f64) -> f64 {
+        let h = self.depth_m.max(1e-9);
+        let above_bed = ((h - dip_m) / h).clamp(0.0, 1.0);
+        self.mean_speed_m_s() * 8.0 / 7.0 * libm::pow(above_bed, 1.0 / 7.0)
+    }
+
+    /// A mill wheel of radius `radius_m` whose lowest paddle dips `dip_m` under the live
+    /// surface turns at the rim speed of the flow there: ω = v / r, radians per second.
+    pub fn mill_rate_rad_s(&self, radius_m: f64, dip_m: f64) -> f64 {
+        self.speed_at_depth_m_s(dip_m) / radius_m.max(1e-9)
+    }
+}
+
+/// Counts for reports and the water tests.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WaterStats {
+    /// Places where water stands more than 0.5 m above the dry ground beside it.
+    pub bank_mismatches: usize,
+    /// The worst such difference, metres.
+    pub worst_bank_m: f64,
+    /// Steps of more than 1 m between neighbouring water samples (1 m apart) along a river,
+    /// beyond what the bed itself drops there (down a fall face the water follows the bed).
+    pub steps: usize,
+    /// The worst step, metres.
+    pub worst_step_m: f64,
+    /// Invariant (0): reaches whose surface rises downstream.
+    pub rising: usize,
+    /// Invariant (0): reaches whose surface ends below what they flow into.
+    pub below_downstream: usize,
+}
+
+/// Every water level of one world, computed once.
+#[derive(Debug, Clone, Default)]
+pub struct WaterTable {
+    /// Surface level at each bed point of each reach, metres (same order as the reaches).
+    pub reach_levels: Vec<Vec<f64>>,
+    /// Flow in each reach.
+    pub reach_flows: Vec<ReachFlow>,
+    /// The sea's waves, when the world has a sea.
+    pub sea: Option<SeaState>,
+    /// Runoff over every catchment, metres per second.
+    pub runoff_m_s: f64,
+}
+
+impl WaterTable {
+    /// Computes every level from the solved drainage and carve of `world` (whose `water`
+    /// field is not read).
+    pub fn build(world: &World) -> Self {
+        let settings = &world.settings;
+        let d = &world.drainage;
+        let reaches = &world.carve.reaches;
+        let n = d.kind.len();
+        let sea_level = settings.sea.then_some(settings.sea_level_m);
+        let mut reach_of = vec![u32::MAX; n];
+        for (k, r) in reaches.iter().enumerate() {
+            reach_of[r.from.index()] = k as u32;
+        }
+        let order = crate::drainage::topological_order(&d.receivers);
+        let reach_at = |i: usize| reach_of.get(i).copied().filter(|&k| k != u32::MAX).map(|k| k as usize);
+        // Mouth first: the lake ahead of every river node, and how far away it is.
+        let mut lake_ahead: Vec<Option<(f64, f64)>> = vec![None; n];
+        for &i in order.iter().rev() {
+            let Some(k) = reach_at(i) else { continue };
+            let reach = &reaches[k];
+            let ahead = match reach.ends_in {
+                ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0)),
+                ReachEnd::Sea => None,
+                ReachEnd::River => lake_ahead[reach.to.index()],
+            };
+            lake_ahead[i] = ahead.map(|(lake, dist)| (lake, dist + reach.length_m));
+        }
+        // Upstream first: each surface stands `river_fill` of the carve depth (no more than a
+        // normal channel's) above its bed, under its lower bank, eased into a lake ahead, a
+        // thin film at least; and no higher than what runs into it, so a surface capped by
+        // a low bank upstream is not lifted over it again by backwater from below.
+        let mut inflow = vec![f64::INFINITY; n];
+        let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
+        for &i in &order {
+            let Some(k) = reach_at(i) else { continue };
+            let reach = &reaches[k];
+            let pieces = reach.pieces();
+            let ahead = lake_ahead[reach.to.index()].or(match reach.ends_in {
+                ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0)),
+                _ => None,
+            });
+            let low_banks = low_banks(world, reach);
+            let mut cap = inflow[i];
+            let levels: Vec<f64> = (0..=pieces)
+                .map(|p| {
+                    let (bed, bank) = (reach.beds[p], reach.banks[p]);
+                    let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
+                    let low_bank = profile_at(&low_banks, p as f64 / pieces as f64);
+                    let mut level =
+                        (bed + settings.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
+                    if let Some((lake, dist)) = ahead.filter(|(lake, _)| level > *lake) {
+                        let to_lake = dist + (pieces - p) as f64 * reach.step_m();
+                        level = lake + (level - lake) * smoothstep(0.0, LAKE_BLEND_M, to_lake);
+                    }
+                    cap = level.min(cap).max(bed + MIN_WATER_M);
+                    cap
+                })
+                .collect();
+            let r = reach.to.index();
+            inflow[r] = inflow[r].min(levels[pieces]);
+            reach_levels[k] = levels;
+        }
+        // Mouth first: backwater — no surface below what it flows into.
+        for &i in order.iter().rev() {
+            let Some(k) = reach_at(i) else { continue };
+            let reach = &reaches[k];
+            let r = reach.to.index();
+            let mut floor = match reach.ends_in {
+                ReachEnd::Lake => d.water_level_m[r],
+                ReachEnd::Sea => sea_level.unwrap_or(f64::NEG_INFINITY),
+                ReachEnd::River => reach_at(r).map_or(f64::NEG_INFINITY, |next| reach_levels[next][0]),
+            };
+            for v in reach_levels[k].iter_mut().rev() {
+                *v = v.max(floor);
+                floor = *v;
+            }
+        }
+        let runoff_m_s = BASE_RUNOFF_M_S * libm::exp2(2.0 * settings.climate);
+        let reach_flows = reaches
+            .par_iter()
+            .zip(&reach_levels)
+            .map(|(r, levels)| flow(world, r, profile_at(levels, 0.5), runoff_m_s))
+            .collect();
+        let sea = settings.sea.then(|| SeaState::for_world(settings));
+        WaterTable { reach_levels, reach_flows, sea, runoff_m_s }
+    }
+}
+
+/// The lower of the natural ground at the two bank edges, every [`BANK_SPACING_M`] along a
+/// reach (at least at both ends), metres above the datum.
+fn low_banks(world: &World, reach: &Reach) -> Vec<f64> {
+    let count = ((reach.length_m / BANK_SPACING_M).ceil() as usize).max(1);
+    let ab = reach.end - reach.start;
+    let across =
+        sphere::unit(ab.cross(reach.start + reach.end)) * (reach.half_width_m / world.settings.radius_m);
+    (0..=count)
+        .map(|k| {
+            let centre = reach.start + ab * (k as f64 / count as f64);
+            world.planet.height(centre + across).min(world.planet.height(centre - across))
+        })
+        .collect()
+}
+
+/// Discharge and wetted cross-section of a reach at its middle, level `level_m`.
+fn flow(world: &World, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlow {
+    let mid = sphere::unit(reach.start + reach.end);
+    let across = sphere::unit(mid.cross(reach.end - reach.start));
+    const SAMPLES: usize = 24;
+    let width = 2.0 * reach.half_width_m;
+    let mut area = 0.0;
+    for k in 0..SAMPLES {
+        let x = -reach.half_width_m + width * (k as f64 + 0.5) / SAMPLES as f64;
+        let ground = world.ground(mid + across * (x / world.settings.radius_m));
+        area += (level_m - ground).max(0.0) * width / SAMPLES as f64;
+    }
+    let depth_m = (level_m - reach.bed_at(reach.length_m / 2.0)).max(0.0);
+    ReachFlow { discharge_m3_s: runoff_m_s * reach.catchment_m2, area_m2: area.max(1e-6), depth_m }
+}
+
+/// A reach's weight and level at unit direction `p` on a planet of `radius_m`, when its
+/// banks reach `p`: the level profile (`levels`, evenly spaced from start to end) at the
+/// point's position along the reach, continued past the ends at its mean slope.
+pub fn reach_contribution(reach: &Reach, levels: &[f64], p: DVec3, radius_m: f64) -> Option<(f64, f64)> {
+    let ab = reach.end - reach.start;
+    let t = (p - reach.start).dot(ab) / ab.length_squared().max(1e-30);
+    let across = (p - (reach.start + ab * t)).length() * radius_m;
+    let beyond = (-t).max(t - 1.0).max(0.0) * reach.length_m;
+    let w = reach_weight(across, beyond, reach.half_width_m);
+    (w > 0.0).then(|| (w, profile_at(levels, t)))
+}
+
+/// Weight of a reach at a point `across_m` from its line and `beyond_m` past its nearer end,
+/// for a channel of half-width `half_width_m`: the carve's bell across, faded past the ends.
+fn reach_weight(across_m: f64, beyond_m: f64, half_width_m: f64) -> f64 {
+    let bell = |x: f64| if x >= 1.0 { 0.0 } else { 0.5 * (1.0 + libm::cos(std::f64::consts::PI * x)) };
+    bell(across_m / half_width_m) * bell(beyond_m / half_width_m)
+}
+
+impl World {
+    /// The still water over direction `dir`: the sea where it covers the carved ground, else
+    /// a lake or a river where its level stands above the carved ground; `None` when dry.
+    pub fn water_at(&self, dir: DVec3) -> Option<Water> {
+        let p = sphere::unit(dir);
+        let (ground, _) = self.ground_and_natural(p);
+        if self.settings.sea && ground < self.settings.sea_level_m {
+            return Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
+        }
+        let near = self.carve.reaches_near(&self.lattice, self.lattice.nearest_node(p).index());
+        let lake = self.lake_level(p, &near);
+        let river = self.river_level(p, &near);
+        match (river, lake) {
+            (Some(r), Some(l)) if r > l && r > ground => Some(Water { level_m: r, body: Body::River }),
+            (_, Some(l)) if l > ground => Some(Water { level_m: l, body: Body::Lake }),
+            (Some(r), _) if r > ground => Some(Water { level_m: r, body: Body::River }),
+            _ => None,
+        }
+    }
+
+    /// The level of a lake over unit direction `p`: the lake of the nearest node, or of a
+    /// river entering a lake whose last stretch passes within [`LAKE_SHORE_WIDTHS`] channel
+    /// half-widths of `p` (the lake covers the channel's dry banks there).
+    fn lake_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
+        let node = self.lattice.nearest_node(p).index();
+        if self.drainage.kind[node] == NodeKind::Lake {
+            return Some(self.drainage.water_level_m[node]);
+        }
+        let radius = self.settings.radius_m;
+        near.iter()
+            .map(|&id| &self.carve.reaches[id as usize])
+            .filter(|r| r.ends_in == ReachEnd::Lake)
+            .filter(|r| {
+                let ab = r.end - r.start;
+                let t = ((p - r.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
+                (p - (r.start + ab * t)).length() * radius < LAKE_SHORE_WIDTHS * r.half_width_m
+            })
+            .map(|r| self.drainage.water_level_m[r.to.index()])
+            .reduce(f64::max)
+    }
+
+    /// The river level at unit direction `p`: the bell-weighted average of the level
+    /// profiles of the reaches in `near` whose banks reach `p` (each continued past its ends
+    /// at its mean slope).
+    fn river_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
+        let radius = self.settings.radius_m;
+        let (mut sum, mut weights) = (0.0, 0.0);
+        for &id in near {
+            let reach = &self.carve.reaches[id as usize];
+            if let Some((w, level)) =
+                reach_contribution(reach, &self.water.reach_levels[id as usize], p, radius)
+            {
+                sum += w * level;
+                weights += w;
+            }
+        }
+        (weights > 0.0).then(|| sum / weights)
+    }
+
+    /// The surface a river or lake water mesh draws over `dir`: the river or lake level
+    /// (ignoring the sea), held [`SEA_CLEARANCE_M`] under the sea surface where the sea also
+    /// covers the ground, so the two never draw the same pixel; `None` when no river or lake.
+    pub fn inland_surface_at(&self, dir: DVec3) -> Option<f64> {
+        let p = sphere::unit(dir);
+        let (ground, _) = self.ground_and_natural(p);
+        let near = self.carve.reaches_near(&self.lattice, self.lattice.nearest_node(p).index());
+        let level = match (self.river_level(p, &near), self.lake_level(p, &near)) {
+            (Some(r), Some(l)) => r.max(l),
+            (r, l) => r.or(l)?,
+        };
+        match self.settings.sea {
+            true if ground < self.settings.sea_level_m => {
+                Some(level.min(self.settings.sea_level_m - SEA_CLEARANCE_M))
+            }
+            _ => (level > ground).then_some(level),
+        }
+    }
+
+    /// Still water level over `dir`, metres above the datum, or `None` when dry.
+    pub fn level_at(&self, dir: DVec3) -> Option<f64> {
+        self.water_at(dir).map(|w| w.level_m)
+    }
+
+    /// Still water levels for many directions, in parallel (same bytes with any thread count).
+    pub fn levels_at(&self, dirs: &[DVec3]) -> Vec<Option<f64>> {
+        dirs.par_iter().map(|&d| self.level_at(d)).collect()
+    }
+
+    /// How far `p` (metres from the planet's centre) is under the still water surface over
+    /// it, metres (negative above the surface); `None` over dry ground.
+    pub fn depth_at(&self, p: DVec3) -> Option<f64> {
+        let height = p.length() - self.settings.radius_m;
+        self.level_at(p).map(|level| level - height)
+    }
+
+    /// [`World::depth_at`] for many points, in parallel.
+    pub fn depths_at(&self, points: &[DVec3]) -> Vec<Option<f64>> {
+        points.par_iter().map(|&p| self.depth_at(p)).collect()
+    }
+
+    /// Whether `p` is under still water.
+    pub fn is_underwater(&self, p: DVec3) -> bool {
+        self.depth_at(p).is_some_and(|d| d > 0.0)
+    }
+
+    /// [`World::is_underwater`] for many points, in parallel.
+    pub fn are_underwater(&self, points: &[DVec3]) -> Vec<bool> {
+        points.par_iter().map(|&p| self.is_underwater(p)).collect()
+    }
+
+    /// Water velocity at `p` (metres from the planet's centre), m/s along the stream: the
+    /// bell-weighted average of the nearby reaches' mean flow; zero outside rivers.
+    pub fn flow_at(&self, p: DVec3) -> DVec3 {
+        let dir = sphere::unit(p);
+        if self.water_at(dir).is_none_or(|w| w.body != Body::River) {
+            return DVec3::ZERO;
+        }
+        let node = self.lattice.nearest_node(dir).index();
+        let radius = self.settings.radius_m;
+        let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
+        for &id in self.carve.reaches_at(node) {
+            let reach = &self.carve.reaches[id as usize];
+            let ab = reach.end - reach.start;
+            let t = ((dir - reach.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
+            let across = (dir - (reach.start + ab * t)).length() * radius;
+            let w = reach_weight(across, 0.0, reach.half_width_m);
+            if w > 0.0 {
+                let along = sphere::unit(ab - dir * ab.dot(dir));
+                sum += along * (w * self.water.reach_flows[id as usize].mean_speed_m_s());
+                weights += w;
+            }
+        }
+        if weights > 0.0 {
+            sum / weights
+        } else {
+            DVec3::ZERO
+        }
+    }
+
+    /// [`World::flow_at`] for many points, in parallel.
+    pub fn flows_at(&self, points: &[DVec3]) -> Vec<DVec3> {
+        points.par_iter().map(|&p| self.flow_at(p)).collect()
+    }
+
+    /// The flow of the reach whose channel is nearest to `dir`, if any reach's banks reach it.
+    pub fn reach_flow_at(&self, dir: DVec3) -> Option<ReachFlow> {
+        let p = sphere::unit(dir);
+        let node = self.lattice.nearest_node(p).index();
+        let radius = self.settings.radius_m;
+        let mut best: Option<(f64, usize)> = None;
+        for &id in self.carve.reaches_at(node) {
+            let reach = &self.carve.reaches[id as usize];
+            let ab = reach.end - reach.start;
+            let t = ((p - reach.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
+            let across = (p - (reach.start + ab * t)).length() * radius;
+            if across < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
+                best = Some((across, id as usize));
+            }
+        }
+        best.map(|(_, id)| self.water.reach_flows[id])
+    }
+
+    /// Rate of a mill wheel of radius `radius_m` standing in the river at `dir` with its
+    /// lowest paddle `dip_m` under the live surface, radians per second (`None` off rivers).
+    pub fn mill_rate_rad_s(&self, dir: DVec3, radius_m: f64, dip_m: f64) -> Option<f64> {
+        self.reach_flow_at(dir).map(|f| f.mill_rate_rad_s(radius_m, dip_m))
+    }
+
+    /// How deep each hull point (metres from the planet's centre) is under the live water at
+    /// time `t` (seconds): the sea's moving surface where the sea covers, the still river or
+    /// lake level elsewhere. Negative above the surface; `None` over dry ground.
+    pub fn submersion(&self, points: &[DVec3], t: f64) -> Vec<Option<f64>> {
+        points
+            .par_iter()
+            .map(|&p| {
+                let height = p.length() - self.settings.radius_m;
+                let water = self.water_at(p)?;
+                let surface = match (&self.water.sea, water.body) {
+                    (Some(sea), Body::Sea) => sea.surface_height_m(p, t),
+                    _ => water.level_m,
+                };
+                Some(surface - height)
+            })
+            .collect()
+    }
+
+    /// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
+    /// they flow into.
+    pub fn water_stats(&self) -> WaterStats {
+        let reaches = &self.carve.reaches;
+        let levels = &self.water.reach_levels;
+        let mut s = WaterStats::default();
+        for (reach, profile) in reaches.iter().zip(levels) {
+            if profile.windows(2).any(|w| w[1] > w[0]) {
+                s.rising += 1;
+            }
+            let downstream = match reach.ends_in {
+                ReachEnd::Lake => self.drainage.water_level_m[reach.to.index()],
+                ReachEnd::Sea => self.settings.sea_level_m,
+                ReachEnd::River => {
+                    let next = self
+                        .carve
+                        .reaches_at(reach.to.index())
+                        .iter()
+                        .find(|&&k| reaches[k as usize].from == reach.to);
+                    next.map_or(f64::NEG_INFINITY, |&k| levels[k as usize][0])
+                }
+            };
+            if profile.last().is_some_and(|&end| end < downstream) {
+                s.below_downstream += 1;
+            }
+        }
+        let per_reach: Vec<(usize, f64, usize, f64)> =
+            reaches.par_iter().map(|r| self.reach_water_checks(r)).collect();
+        for (banks, worst_bank, steps, worst_step) in per_reach {
+            s.bank_mismatches += banks;
+            s.worst_bank_m = s.worst_bank_m.max(worst_bank);
+            s.steps += steps;
+            s.worst_step_m = s.worst_step_m.max(worst_step);
+        }
+        s
+    }
+
+    /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
+    /// of one reach: (mismatches, worst m, steps, worst m).
+    fn reach_water_checks(&self, reach: &Reach) -> (usize, f64, usize, f64) {
+        let radius = self.settings.radius_m;
+        let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
+        let ab = reach.end - reach.start;
+        let across = sphere::unit(ab.cross(reach.start + reach.end));
+        for k in 0..8 {
+            let centre = sphere::unit(reach.start + ab * ((k as f64 + 0.5) / 8.0));
+            for side in [-1.0, 1.0] {
+                let mut last: Option<f64> = None;
+                let limit = (1.5 * reach.half_width_m / 0.2) as usize + 1;
+                for j in 0..=limit {
+                    let p = centre + across * (side * j as f64 * 0.2 / radius);
+                    match (self.water_at(p), last) {
+                        (Some(w), _) if w.body == Body::River => last = Some(w.level_m),
+                        (None, Some(level)) => {
+                            let over = level - self.ground(p);
+                            if over > 0.5 {
+                                banks += 1;
+                                worst_bank = worst_bank.max(over);
+                            }
+                            break;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+        let samples = reach.length_m.ceil() as usize;
+        let mut previous: Option<(f64, f64)> = None;
+        for k in 0..=samples {
+            let t = k as f64 / samples.max(1) as f64;
+            let p = sphere::unit(reach.start + ab * t);
+            let bed = reach.bed_at(t * reach.length_m);
+            let level = self.water_at(p).filter(|w| w.body == Body::River).map(|w| w.level_m);
+            if let (Some((a, bed_a)), Some(b)) = (previous, level) {
+                // Down a fall face the water follows the bed; a step is water that does not.
+                let step = ((a - b).abs() - (bed_a - bed).abs()).max(0.0);
+                if step > 1.0 {
+                    steps += 1;
+                    worst_step = worst_step.max(step);
+                }
+            }
+            previous = level.map(|l| (l, bed));
+        }
+        (banks, worst_bank, steps, worst_step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::carve::ReachEnd;
+    use crate::topology::NodeId;
+
+    fn straight(start: DVec3, end: DVec3, length_m: f64) -> Reach {
+        Reach {
+            from: NodeId(0),
+            to: NodeId(1),
+            start,
+            end,
+            length_m,
+            catchment_m2: 1.0e6,
+            depth_m: 4.0,
+            half_width_m: 6.0,
+            beds: vec![0.0; 17],
+            banks: vec![4.0; 17],
+            settle_m: 0.0,
+            ends_in: ReachEnd::River,
+            drop_m: 0.0,
+            fall: false,
+        }
+    }
+
+    #[test]
+    fn on_a_straight_reach_with_an_even_fall_the_average_is_the_line() {
+        // Three collinear reaches along the equator of a 10 km planet, the surface falling
+        // 1 m every 100 m; points anywhere near them, including beside the joins.
+        let radius = 10_000.0;
+        let at = |s: f64| sphere::direction(0.0, (s / radius).to_degrees());
+        let line = |s: f64| 50.0 - s / 100.0;
+        let reaches: Vec<(Reach, Vec<f64>)> = (0..3)
+            .map(|k| {
+                let (s0, s1) = (k as f64 * 100.0, (k + 1) as f64 * 100.0);
+                let levels = (0..=16).map(|j| line(s0 + (s1 - s0) * j as f64 / 16.0)).collect();
+                (straight(at(s0), at(s1), at(s0).distance(at(s1)) * radius), levels)
+            })
+            .collect();
+        for s in [20.0, 99.0, 100.0, 101.5, 150.0, 199.9, 204.0, 260.0] {
+            for off_deg in [0.0, 0.00002, -0.00003] {
+                let p = sphere::unit(at(s) + DVec3::Y * off_deg);
+                let (mut sum, mut weights) = (0.0, 0.0);
+                for (reach, levels) in &reaches {
+                    if let Some((w, level)) = reach_contribution(reach, levels, p, radius) {
+                        sum += w * level;
+                        weights += w;
+                    }
+                }
+                assert!(weights > 0.0);
+                // The chord is a hair shorter than the arc: allow a micrometre.
+                assert!((sum / weights - line(s)).abs() < 1e-5, "s {s}: {} vs {}", sum / weights, line(s));
+            }
+        }
+    }
+
+    #[test]
+    fn mill_turns_with_the_flow() {
+        let flow = ReachFlow { discharge_m3_s: 6.0, area_m2: 4.0, depth_m: 2.0 };
+        let omega = flow.mill_rate_rad_s(1.5, 0.35);
+        // ω = v / r with v from the 1/7 power-law profile 0.35 m under the surface.
+        let v = 1.5 * 8.0 / 7.0 * libm::pow((2.0 - 0.35) / 2.0, 1.0 / 7.0);
+        assert!((omega - v / 1.5).abs() < 1e-12);
+        assert!((flow.scaled(2.0).mill_rate_rad_s(1.5, 0.35) - 2.0 * omega).abs() < 1e-12);
+        assert_eq!(flow.speed_at_depth_m_s(2.5), 0.0, "below the bed the water is still");
+    }
+}

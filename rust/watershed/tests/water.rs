@@ -1,0 +1,216 @@
+//! The water table: invariants on every shipped world and random seeds, lakes, the sea,
+//! the teleport check, buoyancy, the mill, determinism, and pinned counts.
+
+use proptest::prelude::*;
+use watershed::testkit::{self, QUICK_WORLD};
+use watershed::{Body, DVec3, NodeKind, ReachStreamer, World, SEA_CLEARANCE_M};
+
+/// Pinned digest of the quick world's water table: bump only on purpose.
+const QUICK_WATER: &str = "b57e9ace9bc5b66da90c7ba2415f008e4568f22c105beb31d2bd7a554f1d820d";
+
+/// Bank mismatches and steps per shipped world, pinned: (world, mismatches, steps). What
+/// remains: backwater (a channel held at the level of what it joins, standing above its own
+/// low bank) and, for steps, surfaces falling over 1 m per metre where a shallow cut follows
+/// the ground down a fall above a bed already cut lower (rapids, not seams).
+const PINNED_COUNTS: &[(&str, usize, usize)] = &[
+    ("home", 32, 2),
+    ("dry_moon", 0, 0),
+    ("ocean_world", 3, 0),
+    ("ashfall", 4, 9),
+    ("redmesa", 15, 13),
+    ("frostline", 11, 3),
+    ("pebble", 6, 1),
+    ("archipelago", 2, 1),
+    ("highlands", 37, 10),
+];
+
+fn check_water(world: &World) {
+    let s = world.water_stats();
+    assert_eq!((s.rising, s.below_downstream), (0, 0), "{}: surfaces rise or sit below", world.settings.name);
+    for levels in &world.water.reach_levels {
+        assert!(levels.iter().all(|l| l.is_finite()));
+    }
+}
+
+#[test]
+fn every_shipped_world_holds_its_water() {
+    let mut counts = Vec::new();
+    for w in &testkit::shipped().worlds {
+        let world = World::build(w);
+        check_water(&world);
+        let s = world.water_stats();
+        counts.push((w.name.clone(), s.bank_mismatches, s.steps));
+    }
+    let pinned: Vec<(String, usize, usize)> =
+        PINNED_COUNTS.iter().map(|&(n, a, b)| (n.to_owned(), a, b)).collect();
+    assert_eq!(counts, pinned, "bank mismatches and steps per world");
+}
+
+#[test]
+fn lakes_are_level_and_the_sea_wins_over_rivers() {
+    let world = World::build(&testkit::world("home"));
+    let d = &world.drainage;
+    let mut lake_points = 0;
+    for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::Lake).step_by(7) {
+        let p = world.lattice.positions()[i];
+        if let Some(w) = world.water_at(p).filter(|w| w.body == Body::Lake) {
+            assert_eq!(w.level_m, d.water_level_m[i], "lake water is flat at its level");
+            lake_points += 1;
+        }
+    }
+    assert!(lake_points > 100);
+    let mut sea_points = 0;
+    for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::Sea).step_by(97) {
+        let p = world.lattice.positions()[i];
+        let w = world.water_at(p).expect("sea is wet");
+        assert_eq!((w.body, w.level_m), (Body::Sea, world.settings.sea_level_m));
+        if let Some(inland) = world.inland_surface_at(p) {
+            assert!(
+                inland <= world.settings.sea_level_m - SEA_CLEARANCE_M,
+                "river or lake water drawn over the sea"
+            );
+        }
+        sea_points += 1;
+    }
+    assert!(sea_points > 100);
+}
+
+#[test]
+fn wet_means_swimmable_and_river_water_sits_below_its_banks() {
+    let world = World::build(&testkit::world(QUICK_WORLD));
+    let r = world.settings.radius_m;
+    for (reach, levels) in world.carve.reaches.iter().zip(&world.water.reach_levels) {
+        let mid = watershed::unit(reach.start + reach.end);
+        let Some(w) = world.water_at(mid) else { continue };
+        let (ground, natural) = world.ground_and_natural(mid);
+        assert!(w.level_m > ground);
+        if w.body == Body::River && reach.ends_in != watershed::ReachEnd::Sea {
+            // Below the natural ground on the centre line, unless backwater holds it up at
+            // the level of what it flows into.
+            let backwater = levels.last().copied().unwrap_or(f64::NAN);
+            assert!(
+                w.level_m < natural || w.level_m <= backwater + 1e-6,
+                "river above its banks: {} vs {natural}",
+                w.level_m
+            );
+            assert!(world.is_underwater(mid * (r + (w.level_m + ground) / 2.0)));
+            assert!(!world.is_underwater(mid * (r + w.level_m + 0.5)));
+        }
+    }
+}
+
+#[test]
+fn levels_do_not_depend_on_what_is_streamed() {
+    // The teleport check: fixed points near rivers, measured cold, then after streaming
+    // reaches in along two different walks.
+    let world = World::build(&testkit::world("home"));
+    let r = world.settings.radius_m;
+    let points: Vec<DVec3> = world
+        .carve
+        .reaches
+        .iter()
+        .step_by(23)
+        .map(|reach| watershed::unit(reach.start + reach.end))
+        .collect();
+    let cold: Vec<Option<u64>> = world.levels_at(&points).iter().map(|l| l.map(f64::to_bits)).collect();
+    let mut streamer = ReachStreamer::new(300.0);
+    for p in points.iter().rev() {
+        streamer.update(&world, *p * r);
+    }
+    let walked: Vec<Option<u64>> = points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect();
+    let mut other = ReachStreamer::new(120.0);
+    for p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
+        other.update(&world, *p * (r + 30.0));
+    }
+    let teleported: Vec<Option<u64>> = points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect();
+    let changed = cold.iter().zip(&walked).zip(&teleported).filter(|((a, b), c)| a != b || a != c).count();
+    assert_eq!(changed, 0);
+    assert!(cold.iter().filter(|l| l.is_some()).count() > 20, "the points are wet");
+}
+
+#[test]
+fn a_crate_rides_the_wave_it_sits_on() {
+    let world = World::build(&testkit::world("home"));
+    let sea = world.water.sea.clone().expect("home has a sea");
+    let r = world.settings.radius_m;
+    let d = &world.drainage;
+    let deep = (0..d.kind.len())
+        .find(|&i| d.kind[i] == NodeKind::Sea && world.heights[i] < -300.0)
+        .expect("deep sea");
+    let centre = world.lattice.positions()[deep];
+    for t in [0.0, 0.8, 3.1, 12.5] {
+        // Corners of a 1 m crate seated with its centre on the live surface.
+        let surface = sea.surface_height_m(centre, t);
+        let (e1, e2) =
+            (watershed::unit(DVec3::Y.cross(centre)), centre.cross(watershed::unit(DVec3::Y.cross(centre))));
+        let corners: Vec<DVec3> = [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)]
+            .iter()
+            .map(|&(a, b)| watershed::unit(centre + (e1 * a + e2 * b) / r) * (r + surface))
+            .collect();
+        let depths = world.submersion(&corners, t);
+        for (corner, depth) in corners.iter().zip(&depths) {
+            let expected = sea.surface_height_m(*corner, t) - (corner.length() - r);
+            assert_eq!(*depth, Some(expected));
+            assert!(
+                expected.abs() < 0.2,
+                "a corner half a metre off the centre is within 0.2 m of the surface"
+            );
+        }
+    }
+    // Over dry ground there is nothing to float in.
+    let land = (0..d.kind.len()).find(|&i| d.kind[i] == NodeKind::Land).expect("land");
+    let p = world.lattice.positions()[land] * (r + world.heights[land] + 1.0);
+    assert_eq!(world.submersion(&[p], 0.0), vec![None]);
+}
+
+#[test]
+fn a_mill_turns_at_the_rim_speed_and_twice_as_fast_on_twice_the_flow() {
+    let world = World::build(&testkit::world("home"));
+    let reach =
+        world.carve.reaches.iter().max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2)).expect("rivers");
+    let site = watershed::unit(reach.start + reach.end);
+    let flow = world.reach_flow_at(site).expect("a river runs here");
+    let omega = world.mill_rate_rad_s(site, 2.0, 0.35).expect("mill");
+    assert_eq!(omega, flow.speed_at_depth_m_s(0.35) / 2.0);
+    assert!((flow.scaled(2.0).mill_rate_rad_s(2.0, 0.35) - 2.0 * omega).abs() < 1e-12);
+    assert!(omega > 0.0);
+    let v = world.flow_at(site * world.settings.radius_m);
+    assert!(v.length() > 0.0 && v.dot(reach.end - reach.start) > 0.0, "the flow runs downstream");
+}
+
+#[test]
+fn batch_queries_match_single_ones_and_thread_counts() {
+    let w = testkit::world(QUICK_WORLD);
+    let world = World::build(&w);
+    let r = w.radius_m;
+    let points: Vec<DVec3> =
+        watershed::random_directions(11, 4_000).into_iter().map(|d| d * (r - 1.0)).collect();
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
+    let single = one.install(|| world.depths_at(&points));
+    assert_eq!(single, world.depths_at(&points));
+    assert_eq!(
+        world.are_underwater(&points),
+        points.iter().map(|&p| world.is_underwater(p)).collect::<Vec<_>>()
+    );
+    assert_eq!(world.flows_at(&points), points.iter().map(|&p| world.flow_at(p)).collect::<Vec<_>>());
+    let built_on_one = one.install(|| World::build(&w).water_digest());
+    assert_eq!(built_on_one, world.water_digest());
+}
+
+#[test]
+fn quick_world_water_is_pinned() {
+    assert_eq!(World::build(&testkit::world(QUICK_WORLD)).water_digest(), QUICK_WATER);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn any_seed_keeps_surfaces_downhill(seed in any::<u64>(), fill in 0.1f64..0.95) {
+        let mut w = testkit::world(QUICK_WORLD);
+        w.seed = seed;
+        w.lattice_nodes = 6_000;
+        w.river_fill = fill;
+        check_water(&World::build(&w));
+    }
+}
