@@ -15,6 +15,8 @@ pub enum Stage {
     Grid,
     /// The carve: a 35³ block fill on a river, ground(dir) queries, reach volume bakes.
     Carve,
+    /// Water level queries per second (batch, all threads), near rivers and anywhere.
+    Water,
 }
 
 /// How big and how often.
@@ -35,6 +37,7 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) {
         Stage::Drainage => drainage(world, sizes.samples.unwrap_or(world.lattice_nodes), runs),
         Stage::Grid => grid(world, sizes.grid.max(2), runs),
         Stage::Carve => carve(world, runs),
+        Stage::Water => water(world, runs),
     }
 }
 
@@ -226,4 +229,37 @@ fn carve(world: &WorldSettings, runs: usize) {
         median(bytes.clone()),
         bake_ms.len()
     );
+}
+
+fn water(world: &WorldSettings, runs: usize) {
+    let solved = World::build(world);
+    let anywhere = watershed::random_directions(world.seed, 200_000);
+    let reaches = &solved.carve.reaches;
+    let rivers: Vec<DVec3> = (0..200_000)
+        .map(|k| {
+            let r = &reaches[k % reaches.len().max(1)];
+            watershed::unit(r.start + (r.end - r.start) * ((k / reaches.len().max(1)) as f64 % 16.0 / 16.0))
+        })
+        .collect();
+    let rate = |dirs: &[DVec3]| {
+        median(
+            (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    black_box(solved.levels_at(dirs));
+                    dirs.len() as f64 / t.elapsed().as_secs_f64()
+                })
+                .collect(),
+        )
+    };
+    let wet = solved.levels_at(&rivers).iter().filter(|l| l.is_some()).count();
+    println!("water  world {}  {} threads  {} runs (median)", world.name, rayon::current_num_threads(), runs);
+    if !reaches.is_empty() {
+        println!(
+            "water  level_at on river centre lines: {:.0} queries/s ({wet} of {} wet)",
+            rate(&rivers),
+            rivers.len()
+        );
+    }
+    println!("water  level_at anywhere: {:.0} queries/s", rate(&anywhere));
 }

@@ -67,6 +67,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "land_fraction": land_fraction(world, &heights),
         "drainage": drainage_report(&solved),
         "carve": carve_report(&solved),
+        "water": water_report(&solved),
         "images": {
             "map.png": [map.width, map.height],
             "globe.png": [globe.width, globe.height],
@@ -140,6 +141,20 @@ fn carve_report(world: &World) -> serde_json::Value {
             "steep_faces": s.steep_faces,
             "floating_stretches": s.floating_stretches,
         },
+    })
+}
+
+/// The water table's counts and invariants.
+fn water_report(world: &World) -> serde_json::Value {
+    let s = world.water_stats();
+    json!({
+        "bank_mismatches": s.bank_mismatches,
+        "worst_bank_m": s.worst_bank_m,
+        "steps": s.steps,
+        "worst_step_m": s.worst_step_m,
+        "runoff_m_s": world.water.runoff_m_s,
+        "storm_crest_m": world.water.sea.as_ref().map(watershed::SeaState::storm_crest_m),
+        "invariants": { "rising": s.rising, "below_downstream": s.below_downstream },
     })
 }
 

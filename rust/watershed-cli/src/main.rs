@@ -214,4 +214,5 @@ fn digest(world: &WorldSettings) {
     println!("network     {}", solved.network_digest());
     println!("sets        {}", solved.sets_digest());
     println!("carve       {}", solved.carve_digest());
+    println!("water       {}", solved.water_digest());
 }

@@ -6,8 +6,9 @@
 //! pixel of the base picture is computed independently and rivers are painted in node order,
 //! so the bytes are the same with any thread count.
 
-use crate::carve::ReachEnd;
+use crate::carve::{profile_at, ReachEnd};
 use crate::drainage::NodeKind;
+use crate::height::smoothstep;
 use crate::look::{self, Color};
 use crate::sphere;
 use crate::world::World;
@@ -132,8 +133,9 @@ fn lake_color(world: &World, depth_m: f64, lat: f64) -> Color {
     look::water_color(&world.settings, depth_m.min(0.15 * world.settings.relief_m), lat)
 }
 
-/// Draws every river reach (node → receiver) as an anti-aliased line, `scale` pixels per
-/// pixel of a 2048-wide map; `wraps` for maps whose left and right edges meet.
+/// Draws every river reach (node → receiver) as an anti-aliased line shaded by its water
+/// depth, `scale` pixels per pixel of a 2048-wide map; `wraps` for maps whose left and right
+/// edges meet.
 fn paint_rivers(
     image: &mut Image,
     world: &World,
@@ -141,19 +143,19 @@ fn paint_rivers(
     project: impl Fn(DVec3) -> Option<(f64, f64)>,
     wraps: bool,
 ) {
-    let d = &world.drainage;
     let threshold = world.settings.river_catchment_m2;
-    let positions = world.lattice.positions();
-    let colour =
-        look::mix(world.settings.look.shallows_color.to_f64(), world.settings.look.sea_color.to_f64(), 0.35);
+    let look = &world.settings.look;
     let w = image.width as f64;
-    for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::River) {
-        let Some(r) = d.receivers[i].receiver() else { continue };
-        let (Some(a), Some(mut b)) = (project(positions[i]), project(positions[r.index()])) else { continue };
+    for (reach, levels) in world.carve.reaches.iter().zip(&world.water.reach_levels) {
+        let (Some(a), Some(mut b)) = (project(reach.start), project(reach.end)) else { continue };
         if wraps && (b.0 - a.0).abs() > w / 2.0 {
             b.0 += if b.0 > a.0 { -w } else { w };
         }
-        let width_px = scale * (1.2 + 0.9 * libm::log((d.catchment_m2[i] / threshold).max(1.0)));
+        // Shaded by depth: from the shallows colour to the sea colour over the channel depth.
+        let depth = profile_at(levels, 0.5) - reach.bed_at(reach.length_m / 2.0);
+        let shade = smoothstep(0.0, world.settings.channel_depth_m, depth);
+        let colour = look::mix(look.shallows_color.to_f64(), look.sea_color.to_f64(), shade);
+        let width_px = scale * (1.2 + 0.9 * libm::log((reach.catchment_m2 / threshold).max(1.0)));
         paint_segment(image, a, b, width_px.max(0.8), colour);
         if wraps {
             let shift = if a.0 < w / 2.0 { w } else { -w };

@@ -1,6 +1,6 @@
 //! A river seen from the side: a long profile along the main stream through a reach and a
-//! cross-section through its middle, drawn as lines (natural ground brown, carved ground dark, bed blue,
-//! sea level pale blue, falls red).
+//! cross-section through its middle, drawn as lines (natural ground brown, carved ground
+//! dark, bed blue, water surface light blue where wet, sea level pale blue, falls red).
 
 use crate::carve::{ReachEnd, ReachId};
 use crate::render::{paint_segment, Image};
@@ -12,6 +12,7 @@ const CARVED: [f64; 3] = [0.20, 0.18, 0.16];
 const BED: [f64; 3] = [0.15, 0.40, 0.85];
 const SEA: [f64; 3] = [0.55, 0.75, 0.95];
 const FALL: [f64; 3] = [0.85, 0.15, 0.10];
+const WATER: [f64; 3] = [0.30, 0.70, 0.95];
 const AXIS: [f64; 3] = [0.75, 0.75, 0.75];
 /// Reaches in the long profile (up to half of them upstream of the chosen one).
 const PROFILE_REACHES: usize = 16;
@@ -47,17 +48,19 @@ pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -
             _ => break,
         }
     }
-    let mut lines: [Vec<(f64, f64)>; 3] = Default::default();
+    let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
     let mut falls = Vec::new();
     let mut s0 = 0.0;
     for reach in chain {
         for k in 0..=reach.pieces() {
             let t = k as f64 / reach.pieces() as f64;
-            let (g, n) = world.ground_and_natural(reach.start + (reach.end - reach.start) * t);
+            let dir = reach.start + (reach.end - reach.start) * t;
+            let (g, n) = world.ground_and_natural(dir);
             let s = s0 + t * reach.length_m;
             lines[0].push((s, n));
             lines[1].push((s, g));
             lines[2].push((s, reach.beds[k]));
+            lines[3].push((s, world.level_at(dir).unwrap_or(f64::NAN)));
         }
         if reach.fall {
             falls.push(s0);
@@ -72,28 +75,30 @@ pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -
     let along = sphere::unit(first.end - first.start);
     let across = sphere::unit(mid.cross(along));
     let reach_m = 3.0 * first.half_width_m;
-    let mut cross: [Vec<(f64, f64)>; 3] = Default::default();
+    let mut cross: [Vec<(f64, f64)>; 4] = Default::default();
     for k in 0..=96 {
         let x = -reach_m + 2.0 * reach_m * k as f64 / 96.0;
-        let (g, n) = world.ground_and_natural(mid + across * (x / world.settings.radius_m));
+        let dir = mid + across * (x / world.settings.radius_m);
+        let (g, n) = world.ground_and_natural(dir);
         cross[0].push((x, n));
         cross[1].push((x, g));
         cross[2].push((x, first.bed_at(first.length_m / 2.0)));
+        cross[3].push((x, world.level_at(dir).unwrap_or(f64::NAN)));
     }
     plot(&mut image, (split, width), &cross, sea, &[]);
     Some(image)
 }
 
-/// Draws the three lines (natural, carved, bed) in the columns `cols` of the image, scaled
-/// to fit, with the sea level and fall positions when given.
+/// Draws the four lines (natural, carved, bed, water; NaN water where dry) in the columns
+/// `cols` of the image, scaled to fit, with the sea level and fall positions when given.
 fn plot(
     image: &mut Image,
     cols: (usize, usize),
-    lines: &[Vec<(f64, f64)>; 3],
+    lines: &[Vec<(f64, f64)>; 4],
     sea: Option<f64>,
     falls: &[f64],
 ) {
-    let points = lines.iter().flatten();
+    let points = lines.iter().flatten().filter(|p| p.1.is_finite());
     let (x0, x1) =
         points.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
     let (mut y0, mut y1) =
@@ -112,9 +117,9 @@ fn plot(
     for &f in falls {
         paint_segment(image, (px(f), top), (px(f), bottom), 1.0, FALL);
     }
-    for (line, colour, width) in [(&lines[0], NATURAL, 2.0), (&lines[1], CARVED, 1.5), (&lines[2], BED, 1.5)]
-    {
-        for w in line.windows(2) {
+    let styles = [(NATURAL, 2.0), (CARVED, 1.5), (BED, 1.5), (WATER, 1.5)];
+    for (line, (colour, width)) in lines.iter().zip(styles) {
+        for w in line.windows(2).filter(|w| w[0].1.is_finite() && w[1].1.is_finite()) {
             paint_segment(image, (px(w[0].0), py(w[0].1)), (px(w[1].0), py(w[1].1)), width, colour);
         }
     }
