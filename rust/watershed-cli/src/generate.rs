@@ -154,7 +154,11 @@ fn water_report(world: &World) -> serde_json::Value {
         "worst_step_m": s.worst_step_m,
         "runoff_m_s": world.water.runoff_m_s,
         "storm_crest_m": world.water.sea.as_ref().map(watershed::SeaState::storm_crest_m),
-        "invariants": { "rising": s.rising, "below_downstream": s.below_downstream },
+        "invariants": {
+            "rising": s.rising,
+            "below_downstream": s.below_downstream,
+            "teleport_changed": world.teleport_check(&world.river_sample_points(7)),
+        },
     })
 }
 

@@ -448,6 +448,34 @@ impl World {
             .collect()
     }
 
+    /// The teleport check: levels at `points` (directions) measured cold, then after
+    /// streaming reaches in along one walk over the points and along another in a different
+    /// order; returns how many points read a different level (bit for bit) either time.
+    pub fn teleport_check(&self, points: &[DVec3]) -> usize {
+        let bits = |world: &World| -> Vec<Option<u64>> {
+            points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect()
+        };
+        let radius = self.settings.radius_m;
+        let cold = bits(self);
+        let mut near = crate::stream::ReachStreamer::new(300.0);
+        for &p in points.iter().rev() {
+            near.update(self, sphere::unit(p) * (radius + 2.0));
+        }
+        let walked = bits(self);
+        let mut far = crate::stream::ReachStreamer::new(120.0);
+        for &p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
+            far.update(self, sphere::unit(p) * (radius + 30.0));
+        }
+        let teleported = bits(self);
+        (0..points.len()).filter(|&i| cold[i] != walked[i] || cold[i] != teleported[i]).count()
+    }
+
+    /// Points on every `stride`-th reach's centre line, at its middle: where the teleport
+    /// check measures.
+    pub fn river_sample_points(&self, stride: usize) -> Vec<DVec3> {
+        self.carve.reaches.iter().step_by(stride.max(1)).map(|r| sphere::unit(r.start + r.end)).collect()
+    }
+
     /// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
     /// they flow into.
     pub fn water_stats(&self) -> WaterStats {

@@ -35,11 +35,31 @@ fn check_carve(world: &World) {
     }
 }
 
+/// Falls, the tallest (whole metres) and stretches under 0.1 m deep per shipped world.
+const PINNED_COUNTS: &[(&str, usize, i64, usize)] = &[
+    ("home", 429, 77, 0),
+    ("dry_moon", 0, 0, 0),
+    ("ocean_world", 16, 39, 0),
+    ("ashfall", 457, 72, 0),
+    ("redmesa", 440, 122, 0),
+    ("frostline", 389, 142, 0),
+    ("pebble", 46, 26, 0),
+    ("archipelago", 29, 137, 0),
+    ("highlands", 2288, 228, 0),
+];
+
 #[test]
 fn every_shipped_world_carves_cleanly() {
+    let mut counts = Vec::new();
     for w in &testkit::shipped().worlds {
-        check_carve(&World::build(w));
+        let world = World::build(w);
+        check_carve(&world);
+        let s = world.carve_stats(32);
+        counts.push((w.name.clone(), s.falls, s.tallest_fall_m.round() as i64, s.shallow_stretches));
     }
+    let pinned: Vec<(String, usize, i64, usize)> =
+        PINNED_COUNTS.iter().map(|&(n, f, t, s)| (n.to_owned(), f, t, s)).collect();
+    assert_eq!(counts, pinned, "falls, tallest fall and shallow stretches per world");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use watershed::testkit::{self, QUICK_WORLD};
-use watershed::{Body, DVec3, NodeKind, ReachStreamer, World, SEA_CLEARANCE_M};
+use watershed::{Body, DVec3, NodeKind, World, SEA_CLEARANCE_M};
 
 /// Pinned digest of the quick world's water table: bump only on purpose.
 const QUICK_WATER: &str = "b57e9ace9bc5b66da90c7ba2415f008e4568f22c105beb31d2bd7a554f1d820d";
@@ -104,28 +104,9 @@ fn levels_do_not_depend_on_what_is_streamed() {
     // The teleport check: fixed points near rivers, measured cold, then after streaming
     // reaches in along two different walks.
     let world = World::build(&testkit::world("home"));
-    let r = world.settings.radius_m;
-    let points: Vec<DVec3> = world
-        .carve
-        .reaches
-        .iter()
-        .step_by(23)
-        .map(|reach| watershed::unit(reach.start + reach.end))
-        .collect();
-    let cold: Vec<Option<u64>> = world.levels_at(&points).iter().map(|l| l.map(f64::to_bits)).collect();
-    let mut streamer = ReachStreamer::new(300.0);
-    for p in points.iter().rev() {
-        streamer.update(&world, *p * r);
-    }
-    let walked: Vec<Option<u64>> = points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect();
-    let mut other = ReachStreamer::new(120.0);
-    for p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
-        other.update(&world, *p * (r + 30.0));
-    }
-    let teleported: Vec<Option<u64>> = points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect();
-    let changed = cold.iter().zip(&walked).zip(&teleported).filter(|((a, b), c)| a != b || a != c).count();
-    assert_eq!(changed, 0);
-    assert!(cold.iter().filter(|l| l.is_some()).count() > 20, "the points are wet");
+    let points = world.river_sample_points(23);
+    assert!(world.levels_at(&points).iter().filter(|l| l.is_some()).count() > 20, "the points are wet");
+    assert_eq!(world.teleport_check(&points), 0);
 }
 
 #[test]
