@@ -16,7 +16,9 @@
 //!    ([`World::water_at`], [`World::flow_at`], [`World::submersion`], mill rates);
 //!    [`SeaState`]: the Gerstner trains, the storm crest and the shader uniforms.
 //! 7. **digest** — SHA-256 over raw IEEE bytes ([`world_digests`], [`World::network_digest`]).
-//! 8. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
+//! 8. **mesh** — terrain chunks on a cube-sphere ([`select_chunks`], [`World::chunk_mesh`])
+//!    and river water surfaces ([`World::water_mesh`]) for engines.
+//! 9. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
 //!
 //! Files: [`read_array2`] and [`write_npy`] for NumPy `.npy` arrays.
 //!
@@ -33,6 +35,7 @@ mod grid;
 mod height;
 mod lattice;
 mod look;
+mod mesh;
 mod npy;
 mod render;
 mod rng;
@@ -58,6 +61,7 @@ pub use grid::{drain_grid, Grid, GridOptions};
 pub use height::PlanetHeight;
 pub use lattice::FibonacciLattice;
 pub use look::{ground_color, to_rgb8, under_sea, water_color, Color};
+pub use mesh::{select_chunks, ChunkKey, MeshArrays};
 pub use npy::{read_array2, write as write_npy, Array2, NpyElement, NpyError};
 pub use render::{render_globe, render_map, GlobeView, Image, Progress};
 pub use rng::SplitMix64;
@@ -69,7 +73,7 @@ pub use settings::{
 pub use sphere::{direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use stream::{reaches_within, ReachStreamer, StreamUpdate};
 pub use topology::{NodeId, Topology};
-pub use voxel::{Block, BlockFill, ReachVolume, VoxelError};
+pub use voxel::{encode_sdf, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, SDF_16_BIT_SCALE};
 pub use water::{
     reach_contribution, Body, ReachFlow, Water, WaterStats, WaterTable, BASE_RUNOFF_M_S, LAKE_BLEND_M,
     LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,

@@ -4,6 +4,7 @@
 //! Positions are metres from the planet's centre. Negative is inside the ground.
 
 use crate::carve::{Reach, ReachId};
+use crate::height::PlanetHeight;
 use crate::sphere;
 use crate::world::World;
 use glam::DVec3;
@@ -93,50 +94,8 @@ impl World {
     /// The ground is sampled on a 2-D grid over the block's footprint (two voxels apart) and
     /// interpolated per voxel; single-threaded, as voxel engines call it from their workers.
     pub fn fill_block(&self, block: &Block, out: &mut [f32]) -> Result<BlockFill, VoxelError> {
-        let [sx, sy, sz] = block.size;
-        let step = block.step_m;
-        if sx == 0 || sy == 0 || sz == 0 || !(step.is_finite() && step > 0.0) || !block.origin.is_finite() {
-            return Err(VoxelError::BadBlock { size: block.size, step_m: step });
-        }
-        let expected = sx * sy * sz;
-        if out.len() != expected {
-            return Err(VoxelError::BufferSize { expected, got: out.len() });
-        }
-        let radius = self.settings.radius_m;
         let bound = self.settings.relief_m + self.settings.channel_depth_m;
-        let far = block.origin + DVec3::new((sx - 1) as f64, (sy - 1) as f64, (sz - 1) as f64) * step;
-        let (lo, hi) = (block.origin.min(far), block.origin.max(far));
-        let r_min = DVec3::ZERO.clamp(lo, hi).length();
-        let r_max = [lo.x, hi.x]
-            .iter()
-            .flat_map(|&x| [lo.y, hi.y].map(|y| (x, y)))
-            .flat_map(|(x, y)| [lo.z, hi.z].map(|z| DVec3::new(x, y, z).length()))
-            .fold(0.0, f64::max);
-        let margin = 2.0 * step;
-        if r_min > radius + bound + margin {
-            return Ok(BlockFill::Uniform((r_min - radius - bound) as f32));
-        }
-        if r_max < radius - bound - margin {
-            return Ok(BlockFill::Uniform((r_max - radius + bound) as f32));
-        }
-        let grid = FootprintGrid::new(self, lo, hi, 2.0 * step);
-        if r_min > radius + grid.max + margin {
-            return Ok(BlockFill::Uniform((r_min - radius - grid.max) as f32));
-        }
-        if r_max < radius + grid.min - margin {
-            return Ok(BlockFill::Uniform((r_max - radius - grid.min) as f32));
-        }
-        for z in 0..sz {
-            for x in 0..sx {
-                let base = sy * (x + sx * z);
-                for y in 0..sy {
-                    let v = block.origin + DVec3::new(x as f64, y as f64, z as f64) * step;
-                    let (g, slope2) = grid.sample(v);
-                    out[base + y] = ((v.length() - radius - g) / (1.0 + slope2).sqrt()) as f32;
-                }
-            }
-        }
-        Ok(BlockFill::Mixed)
+        fill_block_with(&|dir| self.ground(dir), self.settings.radius_m, bound, block, out)
     }
 
     /// Bakes reach `id`'s channel (the ground the carve removes) into a small SDF volume,
@@ -159,6 +118,94 @@ impl World {
     }
 }
 
+impl PlanetHeight {
+    /// [`World::fill_block`] over the natural (uncarved) ground, for a terrain that is
+    /// meshed before the rivers are solved.
+    ///
+    /// # Errors
+    /// As [`World::fill_block`].
+    pub fn fill_block(&self, block: &Block, out: &mut [f32]) -> Result<BlockFill, VoxelError> {
+        fill_block_with(&|dir| self.height(dir), self.radius_m(), self.relief_m(), block, out)
+    }
+}
+
+/// Fills `out` for `block` from a ground function (metres above the datum for any
+/// direction) on a planet of `radius_m` whose ground stays within `±bound_m`.
+fn fill_block_with(
+    ground: &dyn Fn(DVec3) -> f64,
+    radius_m: f64,
+    bound_m: f64,
+    block: &Block,
+    out: &mut [f32],
+) -> Result<BlockFill, VoxelError> {
+    let [sx, sy, sz] = block.size;
+    let step = block.step_m;
+    if sx == 0 || sy == 0 || sz == 0 || !(step.is_finite() && step > 0.0) || !block.origin.is_finite() {
+        return Err(VoxelError::BadBlock { size: block.size, step_m: step });
+    }
+    let expected = sx * sy * sz;
+    if out.len() != expected {
+        return Err(VoxelError::BufferSize { expected, got: out.len() });
+    }
+    let radius = radius_m;
+    let far = block.origin + DVec3::new((sx - 1) as f64, (sy - 1) as f64, (sz - 1) as f64) * step;
+    let (lo, hi) = (block.origin.min(far), block.origin.max(far));
+    let r_min = DVec3::ZERO.clamp(lo, hi).length();
+    let r_max = [lo.x, hi.x]
+        .iter()
+        .flat_map(|&x| [lo.y, hi.y].map(|y| (x, y)))
+        .flat_map(|(x, y)| [lo.z, hi.z].map(|z| DVec3::new(x, y, z).length()))
+        .fold(0.0, f64::max);
+    let margin = 2.0 * step;
+    if r_min > radius + bound_m + margin {
+        return Ok(BlockFill::Uniform((r_min - radius - bound_m) as f32));
+    }
+    if r_max < radius - bound_m - margin {
+        return Ok(BlockFill::Uniform((r_max - radius + bound_m) as f32));
+    }
+    let grid = FootprintGrid::new(ground, radius, lo, hi, 2.0 * step);
+    if r_min > radius + grid.max + margin {
+        return Ok(BlockFill::Uniform((r_min - radius - grid.max) as f32));
+    }
+    if r_max < radius + grid.min - margin {
+        return Ok(BlockFill::Uniform((r_max - radius - grid.min) as f32));
+    }
+    for z in 0..sz {
+        for x in 0..sx {
+            let base = sy * (x + sx * z);
+            for y in 0..sy {
+                let v = block.origin + DVec3::new(x as f64, y as f64, z as f64) * step;
+                let (g, slope2) = grid.sample(v);
+                out[base + y] = ((v.length() - radius - g) / (1.0 + slope2).sqrt()) as f32;
+            }
+        }
+    }
+    Ok(BlockFill::Mixed)
+}
+
+/// Bit depth of a voxel engine's SDF channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SdfDepth {
+    /// 16-bit signed normalised, `sdf * 0.002` (godot_voxel's `QUANTIZED_SDF_16_BITS_SCALE`).
+    Bits16,
+    /// 32-bit float, metres.
+    Bits32,
+}
+
+/// Scale godot_voxel applies before storing an SDF value in 16 bits.
+pub const SDF_16_BIT_SCALE: f32 = 0.002;
+
+/// SDF values encoded for a voxel channel of `depth`, little-endian, in the same order.
+pub fn encode_sdf(values: &[f32], depth: SdfDepth) -> Vec<u8> {
+    match depth {
+        SdfDepth::Bits32 => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        SdfDepth::Bits16 => values
+            .iter()
+            .flat_map(|v| (((v * SDF_16_BIT_SCALE).clamp(-1.0, 1.0) * 32767.0) as i16).to_le_bytes())
+            .collect(),
+    }
+}
+
 /// The carved ground sampled on a gnomonic grid over a block's footprint.
 struct FootprintGrid {
     normal: DVec3,
@@ -176,7 +223,7 @@ struct FootprintGrid {
 }
 
 impl FootprintGrid {
-    fn new(world: &World, lo: DVec3, hi: DVec3, spacing_m: f64) -> Self {
+    fn new(ground_at: &dyn Fn(DVec3) -> f64, radius: f64, lo: DVec3, hi: DVec3, spacing_m: f64) -> Self {
         let normal = sphere::unit((lo + hi) * 0.5);
         let (e1, e2) = tangents(normal);
         let corners = [lo.x, hi.x]
@@ -190,14 +237,13 @@ impl FootprintGrid {
             let (u, w) = (c.dot(e1) / vn, c.dot(e2) / vn);
             (u0, u1, w0, w1) = (u0.min(u), u1.max(u), w0.min(w), w1.max(w));
         }
-        let radius = world.settings.radius_m;
         let du = spacing_m / radius;
         let nu = ((u1 - u0) / du).ceil() as usize + 2;
         let nw = ((w1 - w0) / du).ceil() as usize + 2;
         let ground: Vec<f64> = (0..nu * nw)
             .map(|k| {
                 let (i, j) = (k % nu, k / nu);
-                world.ground(normal + e1 * (u0 + i as f64 * du) + e2 * (w0 + j as f64 * du))
+                ground_at(normal + e1 * (u0 + i as f64 * du) + e2 * (w0 + j as f64 * du))
             })
             .collect();
         let at = |i: usize, j: usize| ground[j.min(nw - 1) * nu + i.min(nu - 1)];
@@ -353,5 +399,22 @@ impl ReachVolume {
         let bed = reach.bed_at(reach.length_m / 2.0);
         let p = mid_dir * (world.settings.radius_m + (bed + natural) / 2.0);
         self.sample(p) < 0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdf_encodings_match_godot_voxel() {
+        let values = [0.0f32, 1.0, -2.5, 1000.0, -1000.0];
+        let bytes = encode_sdf(&values, SdfDepth::Bits32);
+        assert_eq!(bytes.len(), 20);
+        assert_eq!(f32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]), -2.5);
+        let bytes = encode_sdf(&values, SdfDepth::Bits16);
+        let s16: Vec<i16> = bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+        // 1 m is 0.002 of full scale; 1000 m and beyond saturate.
+        assert_eq!(s16, [0, 65, -163, 32767, -32767]);
     }
 }

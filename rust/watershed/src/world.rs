@@ -37,17 +37,30 @@ impl World {
     /// Builds the lattice, evaluates the ground at every node, solves the drainage, cuts
     /// the channels and computes the water table.
     pub fn build(settings: &WorldSettings) -> Self {
+        Self::build_with_progress(settings, &|_, _| {})
+    }
+
+    /// [`World::build`], calling `progress(stage, fraction done)` after each stage (from the
+    /// calling thread; stages: lattice, heights, drainage, carve, water).
+    pub fn build_with_progress(
+        settings: &WorldSettings,
+        progress: &(dyn Fn(&'static str, f64) + Sync),
+    ) -> Self {
         let mut clock = Stopwatch::start();
         let planet = PlanetHeight::new(settings);
         let lattice = FibonacciLattice::new(settings.lattice_nodes, settings.radius_m);
         clock.lap("lattice");
+        progress("lattice", 0.15);
         let heights = planet.heights(lattice.positions());
         clock.lap("heights");
+        progress("heights", 0.45);
         let drainage = drainage::solve(&lattice, &heights, &DrainageParams::for_world(settings));
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
+        progress("drainage", 0.6);
         let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
         clock.lap("carve");
+        progress("carve", 0.8);
         let mut world = World {
             settings: settings.clone(),
             planet,
@@ -60,6 +73,7 @@ impl World {
         };
         world.water = WaterTable::build(&world);
         clock.lap("water");
+        progress("water", 1.0);
         world.timings_ms = clock.laps;
         world
     }
