@@ -1,7 +1,21 @@
 //! Watershed's Godot 4 extension: thin gdext shells over the `watershed` core.
 //!
-//! For now it registers the extension entry point only; the node classes
-//! (`PlanetHeight`, `DrainageSolver`, `WaterTable`, `ReachCarver`) come with the add-on.
+//! Each class holds settings and a handle to core state, converts types and calls the core.
+//! Heavy work runs on plain Rust data off the main thread; engine objects are touched on
+//! the main thread only. The one exception is [`WatershedVoxel`](voxel_bridge::WatershedVoxel):
+//! static functions over a handle registry that touch no engine object, so voxel worker
+//! threads may call them.
+
+mod convert;
+mod drainage_solver;
+mod planet_height;
+mod planet_terrain;
+mod reach_carver;
+mod registry;
+mod voxel_bridge;
+mod water_table;
+mod world_catalog;
+mod world_settings;
 
 use godot::prelude::*;
 

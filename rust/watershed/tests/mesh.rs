@@ -41,7 +41,8 @@ fn water_strips_follow_the_river_level() {
         let mesh = world.water_mesh(ReachId(id));
         check_indices(&mesh);
         let levels = &world.water.reach_levels[id as usize];
-        let (lo, hi) = levels.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &l| (a.min(l), b.max(l)));
+        let (lo, hi) =
+            levels.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &l| (a.min(l), b.max(l)));
         // Where the sea covers the ground the strip is held just under the sea surface.
         let lo = lo.min(world.settings.sea_level_m - watershed::SEA_CLEARANCE_M);
         for p in &mesh.positions {

@@ -1,0 +1,55 @@
+//! Conversions between Godot's types and the core's.
+
+use godot::prelude::*;
+use watershed::{DVec3, MeshArrays, Rgb};
+
+/// A Godot vector as an f64 vector.
+pub fn to_dvec3(v: Vector3) -> DVec3 {
+    DVec3::new(f64::from(v.x), f64::from(v.y), f64::from(v.z))
+}
+
+/// An f64 vector as a Godot vector.
+pub fn to_vector3(v: DVec3) -> Vector3 {
+    Vector3::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+/// A core colour as a Godot colour (opaque).
+pub fn to_color(c: Rgb) -> Color {
+    let [r, g, b] = c.to_f64();
+    Color::from_rgb(r as f32, g as f32, b as f32)
+}
+
+/// A Godot colour as a core colour (alpha dropped, channels rounded to 8 bits).
+pub fn from_color(c: Color) -> Rgb {
+    Rgb([c.r, c.g, c.b].map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8))
+}
+
+/// Optional metres as a float, NaN for none (Godot has no optional floats).
+pub fn or_nan(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::NAN)
+}
+
+/// Core mesh arrays as an `ArrayMesh` surface's arrays (vertex, normal, colour, index).
+pub fn mesh_arrays(mesh: &MeshArrays) -> VarArray {
+    use godot::classes::mesh::ArrayType;
+    let v3 = |a: &[[f32; 3]]| {
+        PackedVector3Array::from(a.iter().map(|p| Vector3::new(p[0], p[1], p[2])).collect::<Vec<_>>())
+    };
+    let colors: Vec<Color> = mesh.colors.iter().map(|c| Color::from_rgb(c[0], c[1], c[2])).collect();
+    let indices: Vec<i32> = mesh.indices.iter().map(|&i| i as i32).collect();
+    let mut arrays = VarArray::new();
+    arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
+    arrays.set(ArrayType::VERTEX.ord() as usize, &v3(&mesh.positions).to_variant());
+    arrays.set(ArrayType::NORMAL.ord() as usize, &v3(&mesh.normals).to_variant());
+    arrays.set(ArrayType::COLOR.ord() as usize, &PackedColorArray::from(colors).to_variant());
+    arrays.set(ArrayType::INDEX.ord() as usize, &PackedInt32Array::from(indices).to_variant());
+    arrays
+}
+
+/// Emits `signal` with `args` on `object` at the end of the frame, after every bind of the
+/// emitting instance is released, so handlers may call back into it.
+pub fn emit_deferred(mut object: Gd<Object>, signal: &str, args: &[Variant]) {
+    let mut all = vec![signal.to_variant()];
+    all.extend_from_slice(args);
+    object.call_deferred("emit_signal", &all);
+}

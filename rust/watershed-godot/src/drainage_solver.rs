@@ -1,0 +1,243 @@
+//! `DrainageSolver`: solves the planet's drainage (and its channels and water) off the main
+//! thread and offers the result as packed arrays.
+
+use crate::convert::{emit_deferred, to_dvec3, to_vector3};
+use crate::planet_height::PlanetHeight;
+use crate::registry;
+use godot::prelude::*;
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
+use watershed::World;
+
+enum Message {
+    Progress(&'static str, f64),
+    Done(Arc<World>),
+}
+
+/// Solves where every point of the planet drains: the lattice, receivers, lakes, catchments
+/// and rivers, then the channels and the water table, on a worker thread. Points at a
+/// `PlanetHeight` for its settings. `solve()` returns at once; `progress` reports each stage
+/// and `solved` fires on the main thread when the result is in.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node)]
+pub struct DrainageSolver {
+    /// The ground field whose settings are solved.
+    #[export]
+    planet: Option<Gd<PlanetHeight>>,
+    /// Solve when entering the tree (and again whenever the planet regenerates).
+    #[export]
+    #[init(val = true)]
+    auto_solve: bool,
+    world: Option<Arc<World>>,
+    handle: i64,
+    pending: Option<Receiver<Message>>,
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for DrainageSolver {
+    fn ready(&mut self) {
+        if let Some(mut planet) = self.planet.clone() {
+            let callable = Callable::from_object_method(&self.to_gd(), "on_planet_regenerated");
+            if !planet.is_connected("regenerated", &callable) {
+                planet.connect("regenerated", &callable);
+            }
+        }
+        self.base_mut().set_process(true);
+        if self.auto_solve {
+            self.solve();
+        }
+    }
+
+    fn process(&mut self, _delta: f64) {
+        let Some(rx) = self.pending.as_ref() else { return };
+        let messages: Vec<Message> = rx.try_iter().collect();
+        for message in messages {
+            match message {
+                Message::Progress(stage, fraction) => {
+                    emit_deferred(
+                        self.to_gd().upcast(),
+                        "progress",
+                        &[stage.to_variant(), fraction.to_variant()],
+                    );
+                }
+                Message::Done(world) => {
+                    self.pending = None;
+                    registry::release(self.handle);
+                    self.handle = registry::register(world.clone());
+                    self.world = Some(world);
+                    let stats = self.stats();
+                    emit_deferred(self.to_gd().upcast(), "solved", &[stats.to_variant()]);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for DrainageSolver {
+    fn drop(&mut self) {
+        registry::release(self.handle);
+    }
+}
+
+#[godot_api]
+impl DrainageSolver {
+    /// Emitted on the main thread as each stage finishes (`lattice`, `heights`, `drainage`,
+    /// `carve`, `water`), with the fraction of the work done.
+    #[signal]
+    fn progress(stage: GString, fraction: f64);
+
+    /// Emitted on the main thread when a solve is in; `stats` as from `stats()`.
+    #[signal]
+    fn solved(stats: VarDictionary);
+
+    /// Starts solving the planet's current settings on a worker thread. Returns false (with
+    /// an error) when there is no planet or its settings are invalid.
+    #[func]
+    fn solve(&mut self) -> bool {
+        let Some(mut planet) = self.planet.clone() else {
+            godot_error!("DrainageSolver: no PlanetHeight set");
+            return false;
+        };
+        let Some(settings) = planet.bind_mut().snapshot().cloned() else { return false };
+        let (tx, rx) = channel();
+        self.pending = Some(rx);
+        std::thread::spawn(move || {
+            let progress_tx = tx.clone();
+            let world = World::build_with_progress(&settings, &move |stage, f| {
+                let _ = progress_tx.send(Message::Progress(stage, f));
+            });
+            let _ = tx.send(Message::Done(Arc::new(world)));
+        });
+        true
+    }
+
+    /// Re-solves after the planet was rebuilt, when `auto_solve` is on.
+    #[func]
+    fn on_planet_regenerated(&mut self) {
+        if self.auto_solve && self.base().is_inside_tree() {
+            self.solve();
+        }
+    }
+
+    /// Whether a solve has finished.
+    #[func]
+    fn is_solved(&self) -> bool {
+        self.world.is_some()
+    }
+
+    /// Whether a solve is running.
+    #[func]
+    fn is_solving(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The handle of the solved world for `WatershedVoxel` (0 before the first solve).
+    #[func]
+    fn world_handle(&self) -> i64 {
+        self.handle
+    }
+
+    /// Unit position of every lattice node.
+    #[func]
+    fn positions(&self) -> PackedVector3Array {
+        let v: Vec<Vector3> =
+            self.world.iter().flat_map(|w| w.lattice.positions().iter().map(|&p| to_vector3(p))).collect();
+        PackedVector3Array::from(v)
+    }
+
+    /// Ground height at every node, metres.
+    #[func]
+    fn heights(&self) -> PackedFloat32Array {
+        PackedFloat32Array::from(
+            self.world.iter().flat_map(|w| w.heights.iter().map(|&h| h as f32)).collect::<Vec<_>>(),
+        )
+    }
+
+    /// Receiver of every node; -1 where the water stops (sea, sink).
+    #[func]
+    fn receivers(&self) -> PackedInt32Array {
+        let r = self
+            .world
+            .iter()
+            .flat_map(|w| w.drainage.receivers.iter().map(|r| r.receiver().map_or(-1, |n| n.0 as i32)));
+        PackedInt32Array::from(r.collect::<Vec<_>>())
+    }
+
+    /// Catchment area of every node, m².
+    #[func]
+    fn catchment(&self) -> PackedFloat32Array {
+        let c = self.world.iter().flat_map(|w| w.drainage.catchment_m2.iter().map(|&c| c as f32));
+        PackedFloat32Array::from(c.collect::<Vec<_>>())
+    }
+
+    /// What every node is: 0 land, 1 sea, 2 lake, 3 river.
+    #[func]
+    fn kinds(&self) -> PackedByteArray {
+        PackedByteArray::from(
+            self.world.iter().flat_map(|w| w.drainage.kind.iter().map(|&k| k as u8)).collect::<Vec<_>>(),
+        )
+    }
+
+    /// Standing water level of every node (sea or lake level), NaN elsewhere.
+    #[func]
+    fn levels(&self) -> PackedFloat32Array {
+        let l = self.world.iter().flat_map(|w| w.drainage.water_level_m.iter().map(|&l| l as f32));
+        PackedFloat32Array::from(l.collect::<Vec<_>>())
+    }
+
+    /// The node nearest to `direction` (-1 before the first solve).
+    #[func]
+    fn nearest_node(&self, direction: Vector3) -> i64 {
+        self.world.as_ref().map_or(-1, |w| i64::from(w.lattice.nearest_node(to_dvec3(direction)).0))
+    }
+
+    /// Counts and invariants of the solve (empty before the first solve).
+    #[func]
+    fn stats(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let Some(world) = self.world.as_ref() else { return d };
+        let s = &world.drainage.stats;
+        for (key, value) in [
+            ("nodes", s.nodes),
+            ("sea", s.sea),
+            ("land", s.land),
+            ("lake", s.lake),
+            ("river", s.river),
+            ("lakes", s.lakes),
+            ("bays", s.bays),
+            ("mouths", s.mouths),
+            ("largest_catchment_nodes", s.largest_catchment_nodes),
+            ("uphill", s.uphill),
+            ("no_path", s.no_path),
+            ("underwater_rivers", s.underwater_rivers),
+            ("reaches", world.carve.reaches.len()),
+        ] {
+            d.set(key, &(value as i64).to_variant());
+        }
+        d.set("largest_catchment_km2", &(s.largest_catchment_m2 / 1e6).to_variant());
+        d.set("max_strahler", &i64::from(s.max_strahler).to_variant());
+        d
+    }
+
+    /// The four determinism digests (hex SHA-256): `directions`, `heights` (4,096 seeded
+    /// directions), `network` and `sets` (the whole solve). Empty before the first solve.
+    #[func]
+    fn digests(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let Some(world) = self.world.as_ref() else { return d };
+        let sample = watershed::world_digests(&world.settings, &world.planet);
+        d.set("directions", &GString::from(sample.directions.as_str()).to_variant());
+        d.set("heights", &GString::from(sample.heights.as_str()).to_variant());
+        d.set("network", &GString::from(world.network_digest().as_str()).to_variant());
+        d.set("sets", &GString::from(world.sets_digest().as_str()).to_variant());
+        d
+    }
+}
+
+impl DrainageSolver {
+    /// The solved world, if a solve has finished.
+    pub fn world(&self) -> Option<Arc<World>> {
+        self.world.clone()
+    }
+}

@@ -1,0 +1,147 @@
+//! `PlanetHeight`: the planet's ground field as a node.
+
+use crate::convert::{emit_deferred, to_dvec3, to_vector3};
+use crate::world_settings::WorldSettings;
+use godot::prelude::*;
+use std::sync::Arc;
+use watershed::{Block, BlockFill};
+
+/// The planet's ground: metres above the datum for any direction. Holds a `WorldSettings`;
+/// editing it rebuilds the field once, deferred, and emits `regenerated`. The planet's
+/// centre is this node's origin.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct PlanetHeight {
+    /// The planet's settings.
+    #[export]
+    #[var(set = set_settings)]
+    settings: Option<Gd<WorldSettings>>,
+    field: Option<Arc<watershed::PlanetHeight>>,
+    snapshot: Option<watershed::WorldSettings>,
+    dirty: bool,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl PlanetHeight {
+    /// Emitted (at the end of the frame) after the field was rebuilt from the settings.
+    #[signal]
+    fn regenerated();
+
+    /// Replaces the settings and schedules one rebuild.
+    #[func]
+    fn set_settings(&mut self, settings: Option<Gd<WorldSettings>>) {
+        let callable = Callable::from_object_method(&self.to_gd(), "mark_dirty");
+        if let Some(old) = self.settings.as_mut() {
+            if old.is_connected("changed", &callable) {
+                old.disconnect("changed", &callable);
+            }
+        }
+        if let Some(new) = settings.clone().as_mut() {
+            new.connect("changed", &callable);
+        }
+        self.settings = settings;
+        self.mark_dirty();
+    }
+
+    /// Schedules one rebuild at the end of the frame (many edits, one rebuild).
+    #[func]
+    fn mark_dirty(&mut self) {
+        if !self.dirty {
+            self.dirty = true;
+            self.base_mut().call_deferred("regenerate", &[]);
+        }
+    }
+
+    /// Rebuilds the field from the settings now. Returns false (and pushes the errors) when
+    /// the settings are missing or invalid.
+    #[func]
+    fn regenerate(&mut self) -> bool {
+        self.dirty = false;
+        let Some(settings) = self.settings.clone() else {
+            godot_error!("PlanetHeight: no WorldSettings");
+            return false;
+        };
+        let snapshot = settings.bind().snapshot();
+        match snapshot {
+            Ok(core) => {
+                self.field = Some(Arc::new(watershed::PlanetHeight::new(&core)));
+                self.snapshot = Some(core);
+                emit_deferred(self.to_gd().upcast(), "regenerated", &[]);
+                true
+            }
+            Err(e) => {
+                godot_error!("PlanetHeight: {e}");
+                self.field = None;
+                self.snapshot = None;
+                false
+            }
+        }
+    }
+
+    /// Metres above the datum of the ground in `direction` (NaN before a valid rebuild).
+    #[func]
+    fn height_at(&mut self, direction: Vector3) -> f64 {
+        self.field().map_or(f64::NAN, |f| f.height(to_dvec3(direction)))
+    }
+
+    /// The point on the ground in `direction`, relative to the planet's centre.
+    #[func]
+    fn surface_point(&mut self, direction: Vector3) -> Vector3 {
+        self.field().map_or(Vector3::ZERO, |f| to_vector3(f.surface_point(to_dvec3(direction))))
+    }
+
+    /// Heights for many directions, evaluated in parallel.
+    #[func]
+    fn heights(&mut self, directions: PackedVector3Array) -> PackedFloat32Array {
+        let Some(field) = self.field() else { return PackedFloat32Array::new() };
+        let dirs: Vec<_> = directions.as_slice().iter().map(|&d| to_dvec3(d)).collect();
+        PackedFloat32Array::from(field.heights(&dirs).into_iter().map(|h| h as f32).collect::<Vec<_>>())
+    }
+
+    /// Radius of the datum sphere, metres.
+    #[func]
+    fn radius_m(&mut self) -> f64 {
+        self.snapshot().map_or(0.0, |s| s.radius_m)
+    }
+
+    /// SDF of the natural ground (no channels; use `WatershedVoxel` with a solver's handle
+    /// for the carved ground) for `size` voxels from `origin`, `2^lod` metres apart, in
+    /// godot_voxel's Z-X-Y order. Empty (with an error) for a bad request.
+    #[func]
+    fn sdf_block(&mut self, origin: Vector3, size: Vector3i, lod: i64) -> PackedFloat32Array {
+        let Some(field) = self.field() else { return PackedFloat32Array::new() };
+        let block = Block {
+            origin: to_dvec3(origin),
+            size: [size.x, size.y, size.z].map(|s| usize::try_from(s).unwrap_or(0)),
+            step_m: f64::from(1u32 << lod.clamp(0, 16)),
+        };
+        let mut out = vec![0f32; block.size.iter().product()];
+        match field.fill_block(&block, &mut out) {
+            Ok(BlockFill::Mixed) => PackedFloat32Array::from(out),
+            Ok(BlockFill::Uniform(v)) => PackedFloat32Array::from(vec![v; out.len()]),
+            Err(e) => {
+                godot_error!("PlanetHeight.sdf_block: {e}");
+                PackedFloat32Array::new()
+            }
+        }
+    }
+}
+
+impl PlanetHeight {
+    /// The validated settings the field was built from, rebuilding first if an edit is
+    /// pending.
+    pub fn snapshot(&mut self) -> Option<&watershed::WorldSettings> {
+        if self.dirty || self.field.is_none() {
+            self.regenerate();
+        }
+        self.snapshot.as_ref()
+    }
+
+    fn field(&mut self) -> Option<Arc<watershed::PlanetHeight>> {
+        if self.dirty || self.field.is_none() {
+            self.regenerate();
+        }
+        self.field.clone()
+    }
+}

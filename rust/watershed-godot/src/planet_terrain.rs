@@ -1,0 +1,168 @@
+//! `PlanetTerrain`: the built-in planet mesh terrain for projects without godot_voxel.
+
+use crate::convert::{mesh_arrays, to_dvec3};
+use crate::drainage_solver::DrainageSolver;
+use godot::classes::mesh::PrimitiveType;
+use godot::classes::{
+    ArrayMesh, CollisionShape3D, ConcavePolygonShape3D, Material, MeshInstance3D, StaticBody3D,
+};
+use godot::prelude::*;
+use std::collections::BTreeSet;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use watershed::{select_chunks, ChunkKey, MeshArrays, World};
+
+/// A chunk mesh built on a worker thread, on its way to the main thread.
+type BuiltChunk = (ChunkKey, MeshArrays);
+
+/// A chunked cube-sphere mesh of the carved ground around a viewer: chunks split while the
+/// viewer is within `split_factor` chunk widths, meshes built on worker threads and applied
+/// here on the main thread, collision on the finest chunks, vertex colours from the world's
+/// look. Reads the solved world of `solver`; the planet's centre is this node's origin.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct PlanetTerrain {
+    /// The solver whose carved ground is meshed.
+    #[export]
+    solver: Option<Gd<DrainageSolver>>,
+    /// The node whose position decides the detail (a player or a camera).
+    #[export]
+    viewer: Option<Gd<Node3D>>,
+    /// Quads along each chunk's edge.
+    #[export(range = (2.0, 128.0, 1.0))]
+    #[init(val = 24)]
+    chunk_resolution: i64,
+    /// Deepest level of detail (a face is `2^level` chunks across).
+    #[export(range = (0.0, 16.0, 1.0))]
+    #[init(val = 9)]
+    max_level: i64,
+    /// A chunk splits while the viewer is closer than this many chunk widths.
+    #[export(range = (0.5, 8.0, 0.1))]
+    #[init(val = 1.6)]
+    split_factor: f64,
+    /// Chunks this deep or deeper get collision.
+    #[export(range = (0.0, 16.0, 1.0))]
+    #[init(val = 8)]
+    collision_level: i64,
+    /// Material of the chunks (vertex colours carry the look).
+    #[export]
+    material: Option<Gd<Material>>,
+    wanted: BTreeSet<ChunkKey>,
+    shown: BTreeSet<ChunkKey>,
+    results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
+    in_flight: usize,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for PlanetTerrain {
+    fn ready(&mut self) {
+        self.base_mut().set_process(true);
+    }
+
+    fn process(&mut self, _delta: f64) {
+        let (Some(world), Some(viewer)) = (self.world(), self.viewer.clone()) else { return };
+        if !viewer.is_inside_tree() || !self.base().is_inside_tree() {
+            return;
+        }
+        let (tx, rx) = self.results.get_or_insert_with(channel);
+        let tx = tx.clone();
+        let done: Vec<(ChunkKey, MeshArrays)> = rx.try_iter().collect();
+        for (key, arrays) in done {
+            self.in_flight = self.in_flight.saturating_sub(1);
+            if self.wanted.contains(&key) {
+                self.show_chunk(key, &arrays);
+            }
+        }
+        if self.in_flight > 0 {
+            return;
+        }
+        // Everything asked for is in: drop what is no longer wanted, then look again.
+        let stale: Vec<ChunkKey> = self.shown.difference(&self.wanted).copied().collect();
+        for key in stale {
+            self.hide_chunk(key);
+        }
+        let local = viewer.get_global_position() - self.base().get_global_position();
+        let level = u8::try_from(self.max_level.clamp(0, 16)).unwrap_or(9);
+        let wanted: BTreeSet<ChunkKey> =
+            select_chunks(world.settings.radius_m, to_dvec3(local), self.split_factor, level)
+                .into_iter()
+                .collect();
+        let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
+        for &key in wanted.difference(&self.shown) {
+            self.in_flight += 1;
+            let (world, tx) = (world.clone(), tx.clone());
+            rayon::spawn(move || {
+                let skirt = world.settings.relief_m * 0.02 + 2.0;
+                let _ = tx.send((key, world.chunk_mesh(key, res, skirt)));
+            });
+        }
+        self.wanted = wanted;
+    }
+}
+
+#[godot_api]
+impl PlanetTerrain {
+    /// Chunks shown now.
+    #[func]
+    fn chunk_count(&self) -> i64 {
+        self.shown.len() as i64
+    }
+
+    /// Drops every chunk; they are rebuilt around the viewer from the current solve.
+    #[func]
+    fn rebuild(&mut self) {
+        let shown: Vec<ChunkKey> = self.shown.iter().copied().collect();
+        for key in shown {
+            self.hide_chunk(key);
+        }
+        self.wanted.clear();
+    }
+}
+
+impl PlanetTerrain {
+    fn world(&self) -> Option<Arc<World>> {
+        self.solver.as_ref().and_then(|s| s.bind().world())
+    }
+
+    fn name(key: ChunkKey) -> String {
+        format!("Chunk_{}_{}_{}_{}", key.face, key.level, key.x, key.y)
+    }
+
+    fn show_chunk(&mut self, key: ChunkKey, arrays: &MeshArrays) {
+        let mut mesh = ArrayMesh::new_gd();
+        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(arrays));
+        let mut instance = MeshInstance3D::new_alloc();
+        instance.set_name(&Self::name(key));
+        instance.set_mesh(&mesh);
+        if let Some(material) = self.material.as_ref() {
+            instance.set_material_override(material);
+        }
+        if i64::from(key.level) >= self.collision_level {
+            let mut shape = ConcavePolygonShape3D::new_gd();
+            let faces: Vec<Vector3> = arrays
+                .indices
+                .iter()
+                .map(|&i| {
+                    let p = arrays.positions[i as usize];
+                    Vector3::new(p[0], p[1], p[2])
+                })
+                .collect();
+            shape.set_faces(&PackedVector3Array::from(faces));
+            let mut collision = CollisionShape3D::new_alloc();
+            collision.set_shape(&shape);
+            let mut body = StaticBody3D::new_alloc();
+            body.add_child(&collision);
+            instance.add_child(&body);
+        }
+        self.base_mut().add_child(&instance);
+        self.shown.insert(key);
+    }
+
+    fn hide_chunk(&mut self, key: ChunkKey) {
+        if let Some(mut node) = self.base().get_node_or_null(&Self::name(key)) {
+            node.queue_free();
+        }
+        self.shown.remove(&key);
+    }
+}

@@ -1,0 +1,140 @@
+//! `ReachCarver`: river water meshes streamed around a viewer, falls and mouths.
+
+use crate::convert::{emit_deferred, mesh_arrays, to_dvec3, to_vector3};
+use crate::drainage_solver::DrainageSolver;
+use godot::classes::mesh::PrimitiveType;
+use godot::classes::{ArrayMesh, Material, MeshInstance3D};
+use godot::prelude::*;
+use std::sync::Arc;
+use watershed::{ReachEnd, ReachId, ReachStreamer, World};
+
+/// Streams the river reaches around a viewer: each loaded reach gets a water surface mesh as
+/// a child (`Reach<id>`), built from the water table; `reach_loaded` / `reach_unloaded`
+/// tell a voxel terrain which reach volumes to apply. Which reaches are loaded depends only
+/// on where the viewer is. The planet's centre is this node's origin.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct ReachCarver {
+    /// The solver whose channels and water this streams.
+    #[export]
+    solver: Option<Gd<DrainageSolver>>,
+    /// The node whose position decides what is loaded (a player or a camera).
+    #[export]
+    viewer: Option<Gd<Node3D>>,
+    /// Reaches closer than this to the viewer are loaded.
+    #[export(range = (10.0, 100000.0, 1.0, exp, suffix = "m"))]
+    #[init(val = 600.0)]
+    stream_radius_m: f64,
+    /// Whether loaded reaches get a water mesh child.
+    #[export]
+    #[init(val = true)]
+    build_water_meshes: bool,
+    /// Material of the water meshes.
+    #[export]
+    water_material: Option<Gd<Material>>,
+    streamer: Option<ReachStreamer>,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for ReachCarver {
+    fn ready(&mut self) {
+        self.base_mut().set_process(true);
+    }
+
+    fn process(&mut self, _delta: f64) {
+        let (Some(world), Some(viewer)) = (self.world(), self.viewer.clone()) else { return };
+        if !viewer.is_inside_tree() || !self.base().is_inside_tree() {
+            return;
+        }
+        let local = viewer.get_global_position() - self.base().get_global_position();
+        let radius = self.stream_radius_m;
+        let streamer = self.streamer.get_or_insert_with(|| ReachStreamer::new(radius));
+        streamer.radius_m = radius;
+        let update = streamer.update(&world, to_dvec3(local));
+        for id in update.unload {
+            let name = format!("Reach{}", id.0);
+            if let Some(mut child) = self.base().get_node_or_null(&name) {
+                child.queue_free();
+            }
+            emit_deferred(self.to_gd().upcast(), "reach_unloaded", &[i64::from(id.0).to_variant()]);
+        }
+        for id in update.load {
+            if self.build_water_meshes {
+                self.add_water_mesh(&world, id);
+            }
+            emit_deferred(self.to_gd().upcast(), "reach_loaded", &[i64::from(id.0).to_variant()]);
+        }
+    }
+}
+
+#[godot_api]
+impl ReachCarver {
+    /// A reach came within the stream radius (its id indexes `falls()`, `mouths()` and the
+    /// solver's reaches).
+    #[signal]
+    fn reach_loaded(id: i64);
+
+    /// A reach left the stream radius.
+    #[signal]
+    fn reach_unloaded(id: i64);
+
+    /// Reaches loaded now, ascending.
+    #[func]
+    fn loaded_reaches(&self) -> PackedInt32Array {
+        let ids = self.streamer.iter().flat_map(|s| s.loaded().iter().map(|id| id.0 as i32));
+        PackedInt32Array::from(ids.collect::<Vec<_>>())
+    }
+
+    /// Ids of the reaches that are waterfalls (a drop over 8 m, never into the sea).
+    #[func]
+    fn falls(&self) -> PackedInt32Array {
+        self.reach_ids(|r| r.fall)
+    }
+
+    /// Ids of the reaches that are river mouths (each with a beach collar).
+    #[func]
+    fn mouths(&self) -> PackedInt32Array {
+        self.reach_ids(|r| r.ends_in == ReachEnd::Sea)
+    }
+
+    /// Start and end of reach `id` on the ground, relative to the planet's centre (empty for
+    /// an unknown id).
+    #[func]
+    fn reach_points(&self, id: i64) -> PackedVector3Array {
+        let Some(world) = self.world() else { return PackedVector3Array::new() };
+        let reach = usize::try_from(id).ok().and_then(|i| world.carve.reaches.get(i));
+        let points = reach.map(|r| {
+            [r.start, r.end].map(|d| to_vector3(d * (world.settings.radius_m + world.ground(d)))).to_vec()
+        });
+        PackedVector3Array::from(points.unwrap_or_default())
+    }
+}
+
+impl ReachCarver {
+    fn world(&self) -> Option<Arc<World>> {
+        self.solver.as_ref().and_then(|s| s.bind().world())
+    }
+
+    fn reach_ids(&self, keep: impl Fn(&watershed::Reach) -> bool) -> PackedInt32Array {
+        let Some(world) = self.world() else { return PackedInt32Array::new() };
+        let ids = world.carve.reaches.iter().enumerate().filter(|(_, r)| keep(r)).map(|(i, _)| i as i32);
+        PackedInt32Array::from(ids.collect::<Vec<_>>())
+    }
+
+    fn add_water_mesh(&mut self, world: &World, id: ReachId) {
+        let arrays = world.water_mesh(id);
+        if arrays.indices.is_empty() {
+            return;
+        }
+        let mut mesh = ArrayMesh::new_gd();
+        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(&arrays));
+        let mut instance = MeshInstance3D::new_alloc();
+        instance.set_name(&format!("Reach{}", id.0));
+        instance.set_mesh(&mesh);
+        if let Some(material) = self.water_material.as_ref() {
+            instance.set_material_override(material);
+        }
+        self.base_mut().add_child(&instance);
+    }
+}

@@ -1,0 +1,135 @@
+//! `WaterTable`: every water level, flow, wave and float of a solved world.
+
+use crate::convert::{or_nan, to_dvec3, to_vector3};
+use crate::drainage_solver::DrainageSolver;
+use godot::classes::ShaderMaterial;
+use godot::prelude::*;
+use std::sync::Arc;
+use watershed::World;
+
+/// Every water level of the planet, computed once when the solver finishes: rivers, lakes
+/// and the sea, flow, the sea's waves on the same clock as the ocean shader, buoyancy and
+/// mill rates. Positions are relative to the planet's centre, in metres. Queries before the
+/// first solve return NaN, false or empty arrays.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node)]
+pub struct WaterTable {
+    /// The solver whose world this reads.
+    #[export]
+    solver: Option<Gd<DrainageSolver>>,
+    /// The ocean's material: gets the wave uniforms once and `wave_time` every frame.
+    #[export]
+    ocean_material: Option<Gd<ShaderMaterial>>,
+    /// The wave clock, seconds; advances with the frame and is the shader's `wave_time`.
+    #[export]
+    time: f64,
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for WaterTable {
+    fn ready(&mut self) {
+        self.base_mut().set_process(true);
+    }
+
+    fn process(&mut self, delta: f64) {
+        self.time += delta;
+        if let Some(mut material) = self.ocean_material.clone() {
+            material.set_shader_parameter("wave_time", &(self.time as f32).to_variant());
+        }
+    }
+}
+
+#[godot_api]
+impl WaterTable {
+    /// Still water level over `direction`, metres above the datum; NaN when dry.
+    #[func]
+    fn level_at(&self, direction: Vector3) -> f64 {
+        self.world().map_or(f64::NAN, |w| or_nan(w.level_at(to_dvec3(direction))))
+    }
+
+    /// Levels for many directions, in parallel (NaN where dry).
+    #[func]
+    fn levels_at(&self, directions: PackedVector3Array) -> PackedFloat32Array {
+        let Some(w) = self.world() else { return PackedFloat32Array::new() };
+        let dirs: Vec<_> = directions.as_slice().iter().map(|&d| to_dvec3(d)).collect();
+        PackedFloat32Array::from(w.levels_at(&dirs).into_iter().map(|l| or_nan(l) as f32).collect::<Vec<_>>())
+    }
+
+    /// How far `position` is under the still surface, metres (negative above); NaN when dry.
+    #[func]
+    fn depth_at(&self, position: Vector3) -> f64 {
+        self.world().map_or(f64::NAN, |w| or_nan(w.depth_at(to_dvec3(position))))
+    }
+
+    /// Whether `position` is under still water.
+    #[func]
+    fn is_underwater(&self, position: Vector3) -> bool {
+        self.world().is_some_and(|w| w.is_underwater(to_dvec3(position)))
+    }
+
+    /// Water velocity at `position`, m/s along the river (zero outside rivers).
+    #[func]
+    fn flow_at(&self, position: Vector3) -> Vector3 {
+        self.world().map_or(Vector3::ZERO, |w| to_vector3(w.flow_at(to_dvec3(position))))
+    }
+
+    /// Height of the moving sea surface over `position` at `time` seconds, metres above the
+    /// datum (NaN on a world without a sea).
+    #[func]
+    fn wave_height_at(&self, position: Vector3, time: f64) -> f64 {
+        let sea = self.world().and_then(|w| w.water.sea.clone());
+        sea.map_or(f64::NAN, |s| s.surface_height_m(to_dvec3(position), time))
+    }
+
+    /// How deep each hull point is under the live water at `time` seconds (negative above;
+    /// NaN over dry ground), for a physics body to turn into forces.
+    #[func]
+    fn submersion(&self, points: PackedVector3Array, time: f64) -> PackedFloat32Array {
+        let Some(w) = self.world() else { return PackedFloat32Array::new() };
+        let p: Vec<_> = points.as_slice().iter().map(|&v| to_dvec3(v)).collect();
+        PackedFloat32Array::from(
+            w.submersion(&p, time).into_iter().map(|d| or_nan(d) as f32).collect::<Vec<_>>(),
+        )
+    }
+
+    /// Turning rate of a mill wheel of `radius_m` at `position` whose lowest paddle dips
+    /// `dip_m` under the surface, rad/s (NaN off rivers).
+    #[func]
+    fn mill_rate(&self, position: Vector3, radius_m: f64, dip_m: f64) -> f64 {
+        self.world().map_or(f64::NAN, |w| or_nan(w.mill_rate_rad_s(to_dvec3(position), radius_m, dip_m)))
+    }
+
+    /// The wave parameters as shader uniforms: `wave_dir_0..3` (Vector3), `wave_0..3`
+    /// (Vector4: wavelength m, amplitude m, steepness, speed m/s), `sea_level_m`,
+    /// `radius_m`, `gravity`. Empty on a world without a sea.
+    #[func]
+    fn shader_uniforms(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let Some(sea) = self.world().and_then(|w| w.water.sea.clone()) else { return d };
+        for (name, values) in sea.shader_uniforms() {
+            let f = |i: usize| values.get(i).copied().unwrap_or(0.0) as f32;
+            let value = match values.len() {
+                1 => f(0).to_variant(),
+                3 => Vector3::new(f(0), f(1), f(2)).to_variant(),
+                _ => Vector4::new(f(0), f(1), f(2), f(3)).to_variant(),
+            };
+            d.set(name.as_str(), &value);
+        }
+        d
+    }
+
+    /// Sets every uniform of `shader_uniforms()` on `material`.
+    #[func]
+    fn apply_uniforms(&self, mut material: Gd<ShaderMaterial>) {
+        for (name, value) in self.shader_uniforms().iter_shared() {
+            material.set_shader_parameter(&name.to_string(), &value);
+        }
+    }
+}
+
+impl WaterTable {
+    fn world(&self) -> Option<Arc<World>> {
+        self.solver.as_ref().and_then(|s| s.bind().world())
+    }
+}
