@@ -410,7 +410,8 @@ impl Carve {
         (t * reach.length_m, (p - q).length() * self.radius_m)
     }
 
-    /// The beach collar around a mouth: ground eased down to just above the sea.
+    /// The beach collar around a mouth: ground eased down to just above the sea (never below
+    /// the mouth's own bed inside its channel).
     fn collar(&self, reach: &Reach, p: DVec3, natural_m: f64) -> f64 {
         let Some(sea) = self.sea_level_m else { return natural_m };
         let beach = sea + 0.3;
@@ -422,7 +423,14 @@ impl Carve {
         if d >= radius {
             return natural_m;
         }
-        beach + (natural_m - beach) * smoothstep(0.0, 1.0, d / radius)
+        let eased = beach + (natural_m - beach) * smoothstep(0.0, 1.0, d / radius);
+        // Inside the mouth's own channel the beach never cuts below the bed.
+        let (s, across) = self.along_across(reach, p);
+        if across < reach.half_width_m {
+            eased.max(reach.bed_at(s))
+        } else {
+            eased
+        }
     }
 }
 

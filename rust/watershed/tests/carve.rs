@@ -225,3 +225,13 @@ proptest! {
         }
     }
 }
+
+/// Regression: a mouth's beach collar cut the ground below the mouth's own bed, leaving the
+/// river hanging 6.7 m over it (found by the property test above).
+#[test]
+fn collar_cut_below_mouth_bed() {
+    let mut w = testkit::world(QUICK_WORLD);
+    w.seed = 15_090_669_188_895_976_050;
+    w.lattice_nodes = 6_000;
+    check_carve(&World::build(&w));
+}
