@@ -102,6 +102,18 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Run the probes against the core: one line per check, non-zero exit on any FAIL.
+    Probe {
+        /// One world (default: every world in the file).
+        #[arg(long)]
+        world: Option<String>,
+        /// Every world in the file (the default).
+        #[arg(long, conflicts_with = "world")]
+        all: bool,
+        /// The worlds file.
+        #[arg(long, default_value = "worlds.json")]
+        worlds: PathBuf,
+    },
     /// Measure a stage and print its figure.
     Bench {
         /// Which stage to measure.
@@ -135,6 +147,7 @@ fn main() -> ExitCode {
                 .and_then(|w| generate::run(&w, &out, generate::Sizes { map_width, globe_size }))
         }
         Command::Check { file } => return check(&file),
+        Command::Probe { world, all: _, worlds } => return probe(&worlds, world.as_deref()),
         Command::Digest { world, worlds } => load_world(&worlds, &world).map(|w| digest(&w)),
         Command::Bench { stage, world, worlds, samples, grid, runs } => {
             load_world(&worlds, &world).map(|w| bench::run(stage, &w, bench::Sizes { samples, grid, runs }))
@@ -215,4 +228,43 @@ fn digest(world: &WorldSettings) {
     println!("sets        {}", solved.sets_digest());
     println!("carve       {}", solved.carve_digest());
     println!("water       {}", solved.water_digest());
+}
+
+fn probe(path: &Path, only: Option<&str>) -> ExitCode {
+    let text = match read(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut lines = watershed::config_probe(&text);
+    let worlds = match WorldCatalog::from_json(&text) {
+        Ok(c) => c.worlds,
+        Err(_) => Vec::new(),
+    };
+    if let Some(name) = only.filter(|n| !worlds.iter().any(|w| w.name == *n)) {
+        eprintln!("error: no world '{name}' in {}", path.display());
+        return ExitCode::FAILURE;
+    }
+    for line in &lines {
+        println!("{line}");
+    }
+    for world in worlds.iter().filter(|w| only.is_none_or(|n| n == w.name)) {
+        let found = watershed::world_probes(world);
+        for line in &found {
+            println!("{line}");
+        }
+        lines.extend(found);
+    }
+    let count = |v: fn(&watershed::Verdict) -> bool| lines.iter().filter(|l| v(&l.verdict)).count();
+    let passed = count(|v| *v == watershed::Verdict::Pass);
+    let failed = count(|v| matches!(v, watershed::Verdict::Fail(_)));
+    let skipped = count(|v| matches!(v, watershed::Verdict::Skip(_)));
+    println!("probe: {passed} passed, {failed} failed, {skipped} skipped");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
