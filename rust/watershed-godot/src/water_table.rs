@@ -2,7 +2,8 @@
 
 use crate::convert::{or_nan, to_dvec3, to_vector3};
 use crate::drainage_solver::DrainageSolver;
-use godot::classes::ShaderMaterial;
+use godot::classes::image::Format;
+use godot::classes::{Image, ShaderMaterial};
 use godot::prelude::*;
 use std::sync::Arc;
 use watershed::World;
@@ -116,6 +117,41 @@ impl WaterTable {
             };
             d.set(name.as_str(), &value);
         }
+        d
+    }
+
+    /// Sea depth (metres of water over the carved ground, 0 on land) as an equirectangular
+    /// `width` × `width / 2` single-channel float image, north up, longitude -180° at the
+    /// left: the depth the swimmer reads, for the ocean shader's shallows and surf line.
+    #[func]
+    fn depth_map(&self, width: i64) -> Option<Gd<Image>> {
+        let world = self.world()?;
+        let (w, h, data) = world.sea_depth_map(usize::try_from(width.clamp(2, 8192)).unwrap_or(2));
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        Image::create_from_data(w as i32, h as i32, false, Format::RF, &PackedByteArray::from(bytes))
+    }
+
+    /// Flow speed `dip_m` under the surface of the river at `position`, m/s (NaN off rivers):
+    /// what a mill paddle dipped that deep meets.
+    #[func]
+    fn flow_speed_at_depth(&self, position: Vector3, dip_m: f64) -> f64 {
+        let flow = self.world().and_then(|w| w.reach_flow_at(to_dvec3(position)));
+        flow.map_or(f64::NAN, |f| f.speed_at_depth_m_s(dip_m))
+    }
+
+    /// The water table's counts: `bank_mismatches`, `worst_bank_m`, `steps`, `worst_step_m`,
+    /// `rising`, `below_downstream` (empty before the first solve).
+    #[func]
+    fn water_stats(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let Some(w) = self.world() else { return d };
+        let s = w.water_stats();
+        d.set("bank_mismatches", &(s.bank_mismatches as i64).to_variant());
+        d.set("worst_bank_m", &s.worst_bank_m.to_variant());
+        d.set("steps", &(s.steps as i64).to_variant());
+        d.set("worst_step_m", &s.worst_step_m.to_variant());
+        d.set("rising", &(s.rising as i64).to_variant());
+        d.set("below_downstream", &(s.below_downstream as i64).to_variant());
         d
     }
 

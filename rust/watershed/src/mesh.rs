@@ -197,6 +197,35 @@ impl World {
     }
 }
 
+impl World {
+    /// Sea depth over the whole planet as an equirectangular map `width` × `width / 2`
+    /// (north at the top, longitude -180° at the left): metres of water between the sea
+    /// surface and the carved ground, 0 on land — the depth the swimmer reads, for the
+    /// ocean shader's shallows and surf line. Row-major f32.
+    pub fn sea_depth_map(&self, width: usize) -> (usize, usize, Vec<f32>) {
+        use rayon::prelude::*;
+        let width = width.max(2);
+        let height = width / 2;
+        let sea = self.settings.sea_level_m;
+        let data = (0..width * height)
+            .into_par_iter()
+            .map(|k| {
+                let (x, y) = (k % width, k / width);
+                let lat =
+                    std::f64::consts::FRAC_PI_2 - (y as f64 + 0.5) / height as f64 * std::f64::consts::PI;
+                let lon = -std::f64::consts::PI + (x as f64 + 0.5) / width as f64 * std::f64::consts::TAU;
+                let dir = sphere::direction(lat.to_degrees(), lon.to_degrees());
+                if self.settings.sea {
+                    (sea - self.ground(dir)).max(0.0) as f32
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        (width, height, data)
+    }
+}
+
 /// Flips every triangle whose face points into the planet (seen from `up`).
 fn orient_outward(mesh: &mut MeshArrays, up: DVec3) {
     let p = |i: u32| DVec3::from(mesh.positions[i as usize].map(f64::from));

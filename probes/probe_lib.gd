@@ -1,0 +1,52 @@
+extends RefCounted
+## Shared by the probes: one line per check (`PASS name value` / `FAIL name value expected`
+## / `SKIP name why`), a planet built and solved from worlds.json, and the exit code.
+
+var failures := 0
+var passes := 0
+
+
+## Prints one check's line and counts it.
+func check(name: String, ok: bool, value: Variant, expected: Variant) -> void:
+	if ok:
+		passes += 1
+		print("PASS %s %s" % [name, str(value)])
+	else:
+		failures += 1
+		print("FAIL %s %s expected %s" % [name, str(value), str(expected)])
+
+
+## Prints a check that could not run here, and why.
+func skip(name: String, why: String) -> void:
+	print("SKIP %s %s" % [name, why])
+
+
+## Adds a PlanetHeight, DrainageSolver and WaterTable for world `world_name` under `root`
+## and returns them once solved: {"planet", "solver", "water"}; empty when it failed.
+func solve_world(root: Node, world_name: String) -> Dictionary:
+	var catalog := WorldCatalog.new()
+	if not catalog.load("res://worlds.json"):
+		return {}
+	var settings := catalog.get_world(world_name)
+	if settings == null:
+		return {}
+	var planet := PlanetHeight.new()
+	planet.settings = settings
+	root.add_child(planet)
+	var solver := DrainageSolver.new()
+	solver.auto_solve = false
+	solver.planet = planet
+	root.add_child(solver)
+	var water := WaterTable.new()
+	water.solver = solver
+	root.add_child(water)
+	if not solver.solve():
+		return {}
+	await solver.solved
+	return {"planet": planet, "solver": solver, "water": water}
+
+
+## Prints the summary line and quits `tree` with 1 on any failure.
+func finish(tree: SceneTree) -> void:
+	print("probe: %d passed, %d failed" % [passes, failures])
+	tree.quit(1 if failures > 0 else 0)
