@@ -46,6 +46,16 @@ func solve_world(root: Node, world_name: String) -> Dictionary:
 	return {"planet": planet, "solver": solver, "water": water}
 
 
+## `solve_world()` under `tree`'s root; when it fails, records `<probe>/solve` as failed and
+## finishes the probe, returning an empty dictionary.
+func solve_or_finish(tree: SceneTree, probe: String, world_name: String) -> Dictionary:
+	var world := await solve_world(tree.root, world_name)
+	if world.is_empty():
+		check("%s/solve" % probe, false, "no solve", "a solved world")
+		finish(tree)
+	return world
+
+
 ## Prints the summary line and quits `tree` with 1 on any failure.
 func finish(tree: SceneTree) -> void:
 	print("probe: %d passed, %d failed" % [passes, failures])

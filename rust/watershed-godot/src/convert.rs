@@ -53,3 +53,13 @@ pub fn emit_deferred(mut object: Gd<Object>, signal: &str, args: &[Variant]) {
     all.extend_from_slice(args);
     object.call_deferred("emit_signal", &all);
 }
+
+/// Where `viewer` is relative to `planet_node` (the planet's centre), metres; `None` unless
+/// both are in the scene tree.
+pub fn viewer_offset(planet_node: &Gd<Node3D>, viewer: Option<&Gd<Node3D>>) -> Option<watershed::DVec3> {
+    let viewer = viewer?;
+    if !viewer.is_inside_tree() || !planet_node.is_inside_tree() {
+        return None;
+    }
+    Some(to_dvec3(viewer.get_global_position() - planet_node.get_global_position()))
+}

@@ -1,6 +1,6 @@
 //! `PlanetTerrain`: the built-in planet mesh terrain for projects without godot_voxel.
 
-use crate::convert::{mesh_arrays, to_dvec3};
+use crate::convert::{mesh_arrays, viewer_offset};
 use crate::drainage_solver::DrainageSolver;
 use godot::classes::mesh::PrimitiveType;
 use godot::classes::{
@@ -61,10 +61,8 @@ impl INode3D for PlanetTerrain {
     }
 
     fn process(&mut self, _delta: f64) {
-        let (Some(world), Some(viewer)) = (self.world(), self.viewer.clone()) else { return };
-        if !viewer.is_inside_tree() || !self.base().is_inside_tree() {
-            return;
-        }
+        let Some(world) = self.world() else { return };
+        let Some(local) = viewer_offset(&self.to_gd().upcast(), self.viewer.as_ref()) else { return };
         let (tx, rx) = self.results.get_or_insert_with(channel);
         let tx = tx.clone();
         let done: Vec<(ChunkKey, MeshArrays)> = rx.try_iter().collect();
@@ -82,12 +80,9 @@ impl INode3D for PlanetTerrain {
         for key in stale {
             self.hide_chunk(key);
         }
-        let local = viewer.get_global_position() - self.base().get_global_position();
         let level = u8::try_from(self.max_level.clamp(0, 16)).unwrap_or(9);
         let wanted: BTreeSet<ChunkKey> =
-            select_chunks(world.settings.radius_m, to_dvec3(local), self.split_factor, level)
-                .into_iter()
-                .collect();
+            select_chunks(world.settings.radius_m, local, self.split_factor, level).into_iter().collect();
         let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
         for &key in wanted.difference(&self.shown) {
             self.in_flight += 1;

@@ -1,6 +1,6 @@
 //! `ReachCarver`: river water meshes streamed around a viewer, falls and mouths.
 
-use crate::convert::{emit_deferred, mesh_arrays, to_dvec3, to_vector3};
+use crate::convert::{emit_deferred, mesh_arrays, to_vector3, viewer_offset};
 use crate::drainage_solver::DrainageSolver;
 use godot::classes::mesh::PrimitiveType;
 use godot::classes::{ArrayMesh, Material, MeshInstance3D};
@@ -43,15 +43,12 @@ impl INode3D for ReachCarver {
     }
 
     fn process(&mut self, _delta: f64) {
-        let (Some(world), Some(viewer)) = (self.world(), self.viewer.clone()) else { return };
-        if !viewer.is_inside_tree() || !self.base().is_inside_tree() {
-            return;
-        }
-        let local = viewer.get_global_position() - self.base().get_global_position();
+        let Some(world) = self.world() else { return };
+        let Some(local) = viewer_offset(&self.to_gd().upcast(), self.viewer.as_ref()) else { return };
         let radius = self.stream_radius_m;
         let streamer = self.streamer.get_or_insert_with(|| ReachStreamer::new(radius));
         streamer.radius_m = radius;
-        let update = streamer.update(&world, to_dvec3(local));
+        let update = streamer.update(&world, local);
         for id in update.unload {
             let name = format!("Reach{}", id.0);
             if let Some(mut child) = self.base().get_node_or_null(&name) {
