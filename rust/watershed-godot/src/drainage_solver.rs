@@ -29,6 +29,9 @@ pub struct DrainageSolver {
     #[init(val = true)]
     auto_solve: bool,
     world: Option<Arc<World>>,
+    /// The settings of the solve running or finished last (an unchanged planet is not
+    /// solved twice).
+    solving: Option<watershed::WorldSettings>,
     handle: i64,
     pending: Option<Receiver<Message>>,
     base: Base<Node>,
@@ -91,8 +94,9 @@ impl DrainageSolver {
     #[signal]
     fn solved(stats: VarDictionary);
 
-    /// Starts solving the planet's current settings on a worker thread. Returns false (with
-    /// an error) when there is no planet or its settings are invalid.
+    /// Starts solving the planet's current settings on a worker thread (unless those very
+    /// settings are already solved or being solved). Returns false (with an error) when there
+    /// is no planet or its settings are invalid.
     #[func]
     fn solve(&mut self) -> bool {
         let Some(mut planet) = self.planet.clone() else {
@@ -100,6 +104,10 @@ impl DrainageSolver {
             return false;
         };
         let Some(settings) = planet.bind_mut().snapshot().cloned() else { return false };
+        if self.solving.as_ref() == Some(&settings) {
+            return true;
+        }
+        self.solving = Some(settings.clone());
         let (tx, rx) = channel();
         self.pending = Some(rx);
         std::thread::spawn(move || {
