@@ -271,8 +271,9 @@ impl World {
         if self.settings.sea && ground < self.settings.sea_level_m {
             return Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
         }
-        let near = self.carve.reaches_near(&self.lattice, self.lattice.nearest_node(p).index());
-        let lake = self.lake_level(p, &near);
+        let node = self.lattice.nearest_node(p).index();
+        let near = self.carve.reaches_near(&self.lattice, node);
+        let lake = self.lake_level(p, node, &near);
         let river = self.river_level(p, &near);
         match (river, lake) {
             (Some(r), Some(l)) if r > l && r > ground => Some(Water { level_m: r, body: Body::River }),
@@ -282,11 +283,10 @@ impl World {
         }
     }
 
-    /// The level of a lake over unit direction `p`: the lake of the nearest node, or of a
+    /// The level of a lake over unit direction `p` (nearest node `node`): that node's lake, or of a
     /// river entering a lake whose last stretch passes within [`LAKE_SHORE_WIDTHS`] channel
     /// half-widths of `p` (the lake covers the channel's dry banks there).
-    fn lake_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
-        let node = self.lattice.nearest_node(p).index();
+    fn lake_level(&self, p: DVec3, node: usize, near: &[u32]) -> Option<f64> {
         if self.drainage.kind[node] == NodeKind::Lake {
             return Some(self.drainage.water_level_m[node]);
         }
@@ -327,8 +327,9 @@ impl World {
     pub fn inland_surface_at(&self, dir: DVec3) -> Option<f64> {
         let p = sphere::unit(dir);
         let (ground, _) = self.ground_and_natural(p);
-        let near = self.carve.reaches_near(&self.lattice, self.lattice.nearest_node(p).index());
-        let level = match (self.river_level(p, &near), self.lake_level(p, &near)) {
+        let node = self.lattice.nearest_node(p).index();
+        let near = self.carve.reaches_near(&self.lattice, node);
+        let level = match (self.river_level(p, &near), self.lake_level(p, node, &near)) {
             (Some(r), Some(l)) => r.max(l),
             (r, l) => r.or(l)?,
         };
