@@ -35,6 +35,8 @@ func _physics_process(_delta: float) -> void:
 			for z in [-HALF, HALF]:
 				corners.append(global_transform * Vector3(x, y, z))
 	var depths := water_table.submersion(corners, water_table.time)
+	if depths.size() != corners.size():
+		return  # no water yet: the world is still solving
 	# Each corner stands for an eighth of the crate, wet from the moment the water reaches
 	# half a metre below it (the middle of that eighth's column) to fully under.
 	var eighth := WATER_DENSITY * GRAVITY * (2.0 * HALF) ** 3 / corners.size()

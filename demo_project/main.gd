@@ -3,7 +3,15 @@ extends Node3D
 ## places to teleport to. Everything below reads the add-on's nodes.
 
 const DEPTH_MAP_WIDTH := 1024
+## Named places that stand in water; the walker lands on dry ground at every other one.
+const WET_PLACES: Array[String] = ["sea", "lake", "mill", "mouth"]
+## The steepest ground a walker is put on, degrees, measured over STANDABLE_SPAN_M metres.
+const MAX_SLOPE_DEG := 25.0
+const STANDABLE_SPAN_M := 6.0
+## How far from the mill's river the village may stand, metres (searched outward).
+const VILLAGE_SEARCH_M := [40.0, 60.0, 80.0, 120.0, 160.0, 240.0, 320.0]
 
+## Name -> unit direction from the planet's centre, filled when a world is solved.
 var places: Dictionary = {}
 var _catalog := WorldCatalog.new()
 
@@ -38,10 +46,18 @@ func pick_world(world_name: String) -> void:
 		_planet.settings = settings
 
 
-## Moves the walker to a named place ("spawn", "village", "mouth", "lake").
+## Moves the walker to a named place ("spawn", "village", "mouth", "lake"): a metre over the
+## carved ground, or half a metre over the water where water stands there.
 func teleport(place: String) -> void:
-	if places.has(place):
-		_walker.call("teleport_to", places[place])
+	if not places.has(place) or not _solver.is_solved():
+		return
+	var dir: Vector3 = places[place]
+	var ground := _solver.ground_at(dir)
+	var level := _water.level_at(dir)
+	var altitude := ground + 1.0
+	if not is_nan(level) and level > ground:
+		altitude = level + 0.5
+	_walker.call("teleport_to", dir * (_planet.radius_m() + altitude))
 
 
 func _on_world_selected(index: int) -> void:
@@ -91,7 +107,8 @@ func _find_places() -> void:
 	for i in kinds.size():
 		match kinds[i]:
 			0:
-				if not places.has("spawn") and heights[i] > sea_level + 10.0:
+				var high := heights[i] > sea_level + 10.0
+				if not places.has("spawn") and high and _standable(positions[i], sea_level):
 					places["spawn"] = positions[i]
 			1:
 				if not places.has("sea") and heights[i] < sea_level - 30.0:
@@ -105,11 +122,50 @@ func _find_places() -> void:
 	if best_river >= 0:
 		var site: Vector3 = positions[best_river]
 		places["mill"] = site
-		var side := site.cross(Vector3.UP).normalized()
-		places["village"] = (site + side * (40.0 / _planet.radius_m())).normalized()
+		var village := _dry_ground_beside(site, sea_level)
+		if village != Vector3.ZERO:
+			places["village"] = village
 	var mouths := _carver.mouths()
 	if not mouths.is_empty():
 		var ends := _carver.reach_points(mouths[0])
 		places["mouth"] = ends[0].normalized()
 	if not places.has("spawn"):
 		places["spawn"] = Vector3.UP
+
+
+## Whether the walker lands in water at `place`.
+func place_is_wet(place: String) -> bool:
+	return WET_PLACES.has(place)
+
+
+## The nearest standable ground beside the river at `site`, searched outward on both banks;
+## Vector3.ZERO when there is none within the search.
+func _dry_ground_beside(site: Vector3, sea_level: float) -> Vector3:
+	var side := site.cross(Vector3.UP).normalized()
+	if side == Vector3.ZERO:
+		side = site.cross(Vector3.RIGHT).normalized()
+	for distance: float in VILLAGE_SEARCH_M:
+		for sign: float in [1.0, -1.0]:
+			var dir := (site + side * (sign * distance / _planet.radius_m())).normalized()
+			if _standable(dir, sea_level):
+				return dir
+	return Vector3.ZERO
+
+
+## Whether a walker can stand in `dir`: the carved ground there is dry, above the sea, and
+## no steeper than MAX_SLOPE_DEG over STANDABLE_SPAN_M either way.
+func _standable(dir: Vector3, sea_level: float) -> bool:
+	var ground := _solver.ground_at(dir)
+	var radius := _planet.radius_m()
+	if ground < sea_level + 2.0 or _water.is_underwater(dir * (radius + ground + 1.0)):
+		return false
+	var east := dir.cross(Vector3.UP).normalized()
+	if east == Vector3.ZERO:
+		east = dir.cross(Vector3.RIGHT).normalized()
+	var north := east.cross(dir)
+	var rise := tan(deg_to_rad(MAX_SLOPE_DEG)) * STANDABLE_SPAN_M
+	for tangent: Vector3 in [east, -east, north, -north]:
+		var beside := (dir + tangent * (STANDABLE_SPAN_M / radius)).normalized()
+		if absf(_solver.ground_at(beside) - ground) > rise:
+			return false
+	return true

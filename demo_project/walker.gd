@@ -1,6 +1,7 @@
 extends CharacterBody3D
 ## Walks on the planet with gravity toward its centre, swims where WaterTable says the
-## water is, and looks around with the mouse. WASD to move, space to jump or swim up.
+## water is, and looks around with the mouse. WASD to move, space to jump or swim up. The
+## planet's centre is the world origin. It holds still where the ground has not streamed in.
 
 const SPEED := 6.0
 const SWIM_SPEED := 2.5
@@ -8,7 +9,6 @@ const JUMP := 5.0
 const GRAVITY := 9.81
 const MOUSE_SENSITIVITY := 0.003
 
-@export var planet: PlanetHeight
 @export var water_table: WaterTable
 
 var _pitch := 0.0
@@ -35,6 +35,9 @@ func _physics_process(delta: float) -> void:
 	up_direction = up
 	_align_to(up)
 	var swimming := water_table != null and water_table.is_underwater(global_position)
+	if not swimming and not is_on_floor() and not _ground_streamed_in():
+		velocity = Vector3.ZERO
+		return
 	var input := Vector2(
 		float(Input.is_physical_key_pressed(KEY_D)) - float(Input.is_physical_key_pressed(KEY_A)),
 		float(Input.is_physical_key_pressed(KEY_S)) - float(Input.is_physical_key_pressed(KEY_W))
@@ -52,13 +55,19 @@ func _physics_process(delta: float) -> void:
 	move_and_slide()
 
 
-## Puts the walker two metres above the ground in `direction` (from the planet's centre).
-func teleport_to(direction: Vector3) -> void:
-	if planet == null:
-		return
-	var ground := planet.surface_point(direction)
-	global_position = ground + direction.normalized() * 2.0
+## Puts the walker at `point` (metres from the planet's centre), at rest. It holds there
+## until the ground under it has streamed in.
+func teleport_to(point: Vector3) -> void:
+	global_position = point
 	velocity = Vector3.ZERO
+
+
+## Whether any collider lies between the walker and the planet's centre (the terrain
+## streams its collision in around the walker a few frames after a teleport).
+func _ground_streamed_in() -> bool:
+	var query := PhysicsRayQueryParameters3D.create(global_position, Vector3.ZERO)
+	query.exclude = [get_rid()]
+	return not get_world_3d().direct_space_state.intersect_ray(query).is_empty()
 
 
 func _align_to(up: Vector3) -> void:

@@ -29,6 +29,23 @@ pub fn or_nan(v: Option<f64>) -> f64 {
     v.unwrap_or(f64::NAN)
 }
 
+/// The mesh's triangles as vertex indices in Godot's order. The core winds triangles
+/// counter-clockwise seen from outside the planet; Godot's front faces (drawn, and solid to
+/// its physics) wind clockwise.
+fn godot_indices(mesh: &MeshArrays) -> impl Iterator<Item = u32> + '_ {
+    mesh.indices.chunks_exact(3).flat_map(|t| [t[0], t[2], t[1]])
+}
+
+/// The mesh's triangles as a `ConcavePolygonShape3D`'s faces (three points each, front
+/// faces outward).
+pub fn collision_faces(mesh: &MeshArrays) -> PackedVector3Array {
+    let point = |i: u32| {
+        let p = mesh.positions[i as usize];
+        Vector3::new(p[0], p[1], p[2])
+    };
+    PackedVector3Array::from(godot_indices(mesh).map(point).collect::<Vec<_>>())
+}
+
 /// Core mesh arrays as an `ArrayMesh` surface's arrays (vertex, normal, colour, index).
 pub fn mesh_arrays(mesh: &MeshArrays) -> VarArray {
     use godot::classes::mesh::ArrayType;
@@ -36,7 +53,7 @@ pub fn mesh_arrays(mesh: &MeshArrays) -> VarArray {
         PackedVector3Array::from(a.iter().map(|p| Vector3::new(p[0], p[1], p[2])).collect::<Vec<_>>())
     };
     let colors: Vec<Color> = mesh.colors.iter().map(|c| Color::from_rgb(c[0], c[1], c[2])).collect();
-    let indices: Vec<i32> = mesh.indices.iter().map(|&i| i as i32).collect();
+    let indices: Vec<i32> = godot_indices(mesh).map(|i| i as i32).collect();
     let mut arrays = VarArray::new();
     arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
     arrays.set(ArrayType::VERTEX.ord() as usize, &v3(&mesh.positions).to_variant());

@@ -200,6 +200,13 @@ impl DrainageSolver {
         self.world.as_ref().map_or(-1, |w| i64::from(w.lattice.nearest_node(to_dvec3(direction)).0))
     }
 
+    /// Metres above the datum of the carved ground (channels cut) in `direction`: what a
+    /// walker stands on and the voxel SDF meshes (NaN before the first solve).
+    #[func]
+    fn ground_at(&self, direction: Vector3) -> f64 {
+        self.world.as_ref().map_or(f64::NAN, |w| w.ground(to_dvec3(direction)))
+    }
+
     /// Counts and invariants of the solve (empty before the first solve).
     #[func]
     fn stats(&self) -> VarDictionary {

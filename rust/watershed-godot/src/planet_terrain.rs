@@ -1,6 +1,6 @@
 //! `PlanetTerrain`: the built-in planet mesh terrain for projects without godot_voxel.
 
-use crate::convert::{mesh_arrays, viewer_offset};
+use crate::convert::{collision_faces, mesh_arrays, viewer_offset};
 use crate::drainage_solver::DrainageSolver;
 use godot::classes::mesh::PrimitiveType;
 use godot::classes::{
@@ -135,15 +135,7 @@ impl PlanetTerrain {
         }
         if i64::from(key.level) >= self.collision_level {
             let mut shape = ConcavePolygonShape3D::new_gd();
-            let faces: Vec<Vector3> = arrays
-                .indices
-                .iter()
-                .map(|&i| {
-                    let p = arrays.positions[i as usize];
-                    Vector3::new(p[0], p[1], p[2])
-                })
-                .collect();
-            shape.set_faces(&PackedVector3Array::from(faces));
+            shape.set_faces(&collision_faces(arrays));
             let mut collision = CollisionShape3D::new_alloc();
             collision.set_shape(&shape);
             let mut body = StaticBody3D::new_alloc();
