@@ -1,10 +1,18 @@
 extends SceneTree
 ## voxel: a block filled through the bridge's Rust call reads inside under the ground and
 ## outside above it; a block far above is uniform air. With godot_voxel installed, the same
-## through a real VoxelBuffer and the add-on's generator.
+## through a real VoxelBuffer and the add-on's generator; a VoxelLodTerrain fed by that
+## generator meshes around a viewer and a ray from above hits the carved ground; and the
+## generator's median time per 35³ block is printed beside godot_voxel's own
+## VoxelGeneratorGraph (a sphere minus six-octave ridged noise) on the same blocks.
 
 const Lib := preload("res://probes/probe_lib.gd")
 const SIZE := 17
+const BLOCK := 35
+const TIMED_BLOCKS := 24
+const MESH_TIMEOUT_MS := 60000
+## The ray may end this far from the carved ground, metres.
+const RAY_TOLERANCE_M := 1.0
 
 
 func _initialize() -> void:
@@ -32,6 +40,8 @@ func _run() -> void:
 	lib.check("voxel/uniform_air", sky > 0.0, sky, "positive")
 	if ClassDB.class_exists("VoxelBuffer"):
 		_through_godot_voxel(lib, handle, origin, ground, dir)
+		await _lod_terrain(lib, handle, planet, dir)
+		_block_timing(lib, handle, planet)
 	else:
 		lib.skip("voxel/godot_voxel", "godot_voxel is not installed")
 	lib.finish(self)
@@ -47,8 +57,7 @@ func _sdf_at(bytes: PackedByteArray, origin: Vector3, point: Vector3) -> float:
 func _through_godot_voxel(
 	lib: RefCounted, handle: int, origin: Vector3, ground: Vector3, dir: Vector3
 ) -> void:
-	var generator = load("res://addons/watershed/voxel/watershed_voxel_generator.gd").new()
-	generator.world_handle = handle
+	var generator := _generator(handle)
 	var buffer = ClassDB.instantiate("VoxelBuffer")
 	buffer.create(SIZE, SIZE, SIZE)
 	generator.generate_block(buffer, Vector3i(origin), 0)
@@ -59,3 +68,131 @@ func _through_godot_voxel(
 	var sdf_above: float = buffer.get_voxel_f(above.x, above.y, above.z, channel)
 	lib.check("voxel/generator_inside", sdf_below < 0.0, sdf_below, "negative")
 	lib.check("voxel/generator_outside", sdf_above > 0.0, sdf_above, "positive")
+
+
+## A VoxelLodTerrain with the add-on's generator meshes around a viewer standing at
+## `dir`, and a ray cast down from 100 m above meets the carved ground there.
+func _lod_terrain(lib: RefCounted, handle: int, planet: PlanetHeight, dir: Vector3) -> void:
+	var terrain = ClassDB.instantiate("VoxelLodTerrain")
+	terrain.mesher = ClassDB.instantiate("VoxelMesherTransvoxel")
+	terrain.generator = _generator(handle)
+	terrain.view_distance = 512
+	terrain.lod_count = 6
+	root.add_child(terrain)
+	var ground := planet.surface_point(dir)
+	var viewer := ClassDB.instantiate("VoxelViewer") as Node3D
+	viewer.position = ground + dir * 20.0
+	root.add_child(viewer)
+	var started := Time.get_ticks_msec()
+	var origin := ground + dir * 100.0
+	var hit = null
+	while Time.get_ticks_msec() - started < MESH_TIMEOUT_MS:
+		await process_frame
+		if terrain.debug_get_mesh_block_count() > 0:
+			hit = terrain.get_voxel_tool().raycast(origin, -dir, 200.0)
+			if hit != null:
+				break
+	var blocks: int = terrain.debug_get_mesh_block_count()
+	var took := (Time.get_ticks_msec() - started) / 1000.0
+	lib.check("voxel/lod_meshes", blocks > 0, "%d mesh blocks in %.1f s" % [blocks, took], "> 0")
+	if hit == null:
+		lib.check("voxel/ray_hits_ground", false, "no hit", "a hit")
+	else:
+		var point: Vector3 = origin - dir * float(hit.distance)
+		var off := WatershedVoxel.sdf_at(handle, point)
+		var natural := point.length() - (planet.radius_m() + planet.height_at(dir))
+		var what := "%.3f m from the carved ground (%.3f m from height_at)" % [off, natural]
+		lib.check("voxel/ray_hits_ground", absf(off) <= RAY_TOLERANCE_M, what, "within 1 m")
+	viewer.queue_free()
+	terrain.queue_free()
+	await process_frame
+
+
+## Median ms per 35³ block straddling the surface: the add-on's generator (through its
+## GDScript) and a VoxelGeneratorGraph of the same planet's size, on the same blocks.
+func _block_timing(lib: RefCounted, handle: int, planet: PlanetHeight) -> void:
+	var ours := _generator(handle)
+	var graph := _graph_generator(planet.radius_m())
+	lib.check("voxel/graph_compiles", graph != null, graph != null, "a compiled graph")
+	if graph == null:
+		return
+	var ours_ms: Array[float] = []
+	var graph_ms: Array[float] = []
+	var mixed := 0
+	for i in TIMED_BLOCKS:
+		var dir := _fibonacci(i, TIMED_BLOCKS)
+		var origin := Vector3i(planet.surface_point(dir)) - Vector3i.ONE * (BLOCK / 2)
+		for turn in 2:
+			var buffer = ClassDB.instantiate("VoxelBuffer")
+			buffer.create(BLOCK, BLOCK, BLOCK)
+			var generator: Object = ours if turn == 0 else graph
+			var t0 := Time.get_ticks_usec()
+			generator.generate_block(buffer, origin, 0)
+			var ms := (Time.get_ticks_usec() - t0) / 1000.0
+			if turn == 0:
+				ours_ms.append(ms)
+				mixed += int(not buffer.is_uniform(VoxelBuffer.CHANNEL_SDF))
+			else:
+				graph_ms.append(ms)
+	var ours_median := _median(ours_ms)
+	var graph_median := _median(graph_ms)
+	var what := "watershed %.2f ms, VoxelGeneratorGraph %.2f ms per %d³ block (%d of %d mixed)" % [
+		ours_median, graph_median, BLOCK, mixed, TIMED_BLOCKS
+	]
+	lib.info("voxel/block_ms", what)
+	lib.check("voxel/timed_blocks_mixed", mixed > 0, mixed, "> 0 blocks straddling the ground")
+
+
+func _generator(handle: int) -> Object:
+	var generator: Object = load("res://addons/watershed/voxel/watershed_voxel_generator.gd").new()
+	generator.world_handle = handle
+	return generator
+
+
+## godot_voxel's own planet: a sphere of `radius_m` minus 600 m of six-octave ridged noise.
+func _graph_generator(radius_m: float) -> Object:
+	var graph: Object = ClassDB.instantiate("VoxelGeneratorGraph")
+	var f = graph.get_main_function()
+	var kind := func(name: String) -> int:
+		return ClassDB.class_get_integer_constant("VoxelGraphFunction", name)
+	var x: int = f.create_node(kind.call("NODE_INPUT_X"), Vector2.ZERO)
+	var y: int = f.create_node(kind.call("NODE_INPUT_Y"), Vector2.ZERO)
+	var z: int = f.create_node(kind.call("NODE_INPUT_Z"), Vector2.ZERO)
+	var sphere: int = f.create_node(kind.call("NODE_SDF_SPHERE"), Vector2.ZERO)
+	var noise: int = f.create_node(kind.call("NODE_FAST_NOISE_3D"), Vector2.ZERO)
+	var scale: int = f.create_node(kind.call("NODE_MULTIPLY"), Vector2.ZERO)
+	var sub: int = f.create_node(kind.call("NODE_SUBTRACT"), Vector2.ZERO)
+	var out: int = f.create_node(kind.call("NODE_OUTPUT_SDF"), Vector2.ZERO)
+	var fast = ClassDB.instantiate("ZN_FastNoiseLite")
+	fast.fractal_type = ClassDB.class_get_integer_constant("ZN_FastNoiseLite", "FRACTAL_RIDGED")
+	fast.fractal_octaves = 6
+	fast.period = 2000.0
+	f.set_node_default_input(sphere, 3, radius_m)
+	f.set_node_param_by_name(noise, "noise", fast)
+	f.set_node_default_input(scale, 1, 600.0)
+	for input in [x, y, z]:
+		var port := [x, y, z].find(input)
+		f.add_connection(input, 0, sphere, port)
+		f.add_connection(input, 0, noise, port)
+	f.add_connection(noise, 0, scale, 0)
+	f.add_connection(sphere, 0, sub, 0)
+	f.add_connection(scale, 0, sub, 1)
+	f.add_connection(sub, 0, out, 0)
+	var compiled: Dictionary = graph.compile()
+	return graph if compiled.get("success", false) else null
+
+
+## Direction `i` of `n` spread evenly over the sphere.
+func _fibonacci(i: int, n: int) -> Vector3:
+	var y := 1.0 - 2.0 * (i + 0.5) / n
+	var r := sqrt(1.0 - y * y)
+	var phi := i * PI * (3.0 - sqrt(5.0))
+	return Vector3(cos(phi) * r, y, sin(phi) * r)
+
+
+func _median(values: Array[float]) -> float:
+	if values.is_empty():
+		return NAN
+	var sorted := values.duplicate()
+	sorted.sort()
+	return sorted[sorted.size() / 2]

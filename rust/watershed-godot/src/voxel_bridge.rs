@@ -59,6 +59,23 @@ impl WatershedVoxel {
         }
     }
 
+    /// One call per block for a generator: the block's SDF channel bytes as `fill_sdf`
+    /// gives them, or — when the whole block lies outside or inside the ground — 4 bytes,
+    /// that uniform value in metres as a little-endian 32-bit float, to fill the channel
+    /// with (`bytes.decode_float(0)`). Empty for an unknown handle or bad block.
+    #[func]
+    fn generate_sdf(handle: i64, origin: Vector3, size: Vector3i, lod: i64, bits: i64) -> PackedByteArray {
+        let Some(world) = registry::get(handle) else { return PackedByteArray::new() };
+        let depth = if bits == 16 { SdfDepth::Bits16 } else { SdfDepth::Bits32 };
+        let b = block(origin, size, lod);
+        let mut out = vec![0f32; b.size.iter().product()];
+        match world.fill_block(&b, &mut out) {
+            Ok(BlockFill::Mixed) => PackedByteArray::from(encode_sdf(&out, depth)),
+            Ok(BlockFill::Uniform(v)) => PackedByteArray::from(&v.to_le_bytes()[..]),
+            Err(_) => PackedByteArray::new(),
+        }
+    }
+
     /// Signed distance at `position` (metres from the planet's centre) to the carved ground;
     /// NaN for an unknown handle.
     #[func]
