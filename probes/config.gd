@@ -18,7 +18,9 @@ func _run() -> void:
 	copy.store_string(text.replace("\"sea_level_m\"", "\"sea_levle_m\""))
 	copy.close()
 	var misspelt := WorldCatalog.new()
+	lib.begin_expected("config/misspelt_key")
 	var accepted := misspelt.load("user://misspelt_worlds.json")
+	lib.end_expected("config/misspelt_key", misspelt.errors().size())
 	var first := "" if misspelt.errors().is_empty() else misspelt.errors()[0]
 	var named := first.contains("unknown key 'sea_levle_m'; did you mean 'sea_level_m'?")
 	var ok := not accepted and named

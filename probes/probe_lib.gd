@@ -1,6 +1,7 @@
 extends RefCounted
 ## Shared by the probes: one line per check (`PASS name value` / `FAIL name value expected`
-## / `SKIP name why`), a planet built and solved from worlds.json, and the exit code.
+## / `SKIP name why`) or figure (`INFO name value`), a planet built and solved from
+## worlds.json, and the exit code.
 
 var failures := 0
 var passes := 0
@@ -14,6 +15,23 @@ func check(name: String, ok: bool, value: Variant, expected: Variant) -> void:
 	else:
 		failures += 1
 		print("FAIL %s %s expected %s" % [name, str(value), str(expected)])
+
+
+## Prints a measured figure that is not (yet) a check: `INFO name value`.
+func info(name: String, value: Variant) -> void:
+	print("INFO %s %s" % [name, str(value)])
+
+
+## Marks the start of calls that print error lines on purpose (run.sh counts the engine's
+## error lines from here to end_expected(), instead of failing on them).
+func begin_expected(name: String) -> void:
+	print("EXPECT-BEGIN %s" % name)
+
+
+## Marks the end of begin_expected()'s calls: they must have printed exactly `count` error
+## lines in the engine's output.
+func end_expected(name: String, count: int) -> void:
+	print("EXPECT-END %s %d" % [name, count])
 
 
 ## Prints a check that could not run here, and why.

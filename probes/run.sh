@@ -1,37 +1,86 @@
 #!/usr/bin/env bash
-# Runs every Godot probe headless against demo_project and prints a summary. Needs a Godot
-# 4.6+ binary: $GODOT, or `godot` on the PATH. Without one it says so and exits 0 (the same
-# checks run against the core with `watershed probe --all`).
+# Runs every Godot probe headless against demo_project, plays every scene in the repository,
+# and prints a summary. Needs a Godot 4.6+ binary: $GODOT, or the engine shipped beside the
+# repository (../shared/engine/godot), or `godot` on the PATH. Without one it says so and
+# exits 0 (the same checks run against the core with `watershed probe --all`).
+#
+# A run fails on any FAIL line, on a probe that exits non-zero, and on any error line in the
+# engine's own output (`SCRIPT ERROR:`, `ERROR:`, `godot-rust function call failed`) that no
+# probe declared it would provoke, even beside a PASS.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ -z "${GODOT:-}" ] && [ -x ../shared/engine/godot ]; then
+  GODOT=$(cd ../shared/engine && pwd)/godot
+fi
 godot_bin=${GODOT:-godot}
 if ! command -v "$godot_bin" >/dev/null 2>&1; then
   echo "probes: no Godot binary (set GODOT=/path/to/godot-4.6); the Godot probes did not run"
   exit 0
 fi
 scripts/build-addon.sh >/dev/null || { echo "probes: the add-on did not build"; exit 1; }
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
-failed=0
-run() { # name, log file
-  "$godot_bin" --headless --path demo_project --script "res://probes/$1.gd" > "$2" 2>&1
+logs=${PROBE_LOGS:-$(mktemp -d)}
+mkdir -p "$logs"
+[ -n "${PROBE_LOGS:-}" ] || trap 'rm -rf "$logs"' EXIT
+errors_pattern='ERROR:|godot-rust function call failed'
+
+# Error lines in a log that no probe declared. A probe that provokes errors on purpose
+# prints `EXPECT-BEGIN name` before and `EXPECT-END name N` after (probe_lib.gd's
+# begin_expected/end_expected): the error lines between are its own and must number N.
+engine_errors() {
+  awk -v pat="$errors_pattern" '
+    /^EXPECT-BEGIN / { inside = 1; n = 0; next }
+    /^EXPECT-END / {
+      if (n != $3) printf "FAIL %s/error_lines %d error lines in the engine output, expected %d\n", $2, n, $3
+      inside = 0; next
+    }
+    $0 ~ pat { if (inside) n++; else { printf "FAIL engine_errors %s\n", $0 } }
+  ' "$1"
+}
+
+# name, log file, extra arguments for the script after `--`
+run() {
+  local name=$1 log=$2
+  shift 2
+  timeout 600 "$godot_bin" --headless --fixed-fps 60 --path demo_project \
+    --script "res://probes/$name.gd" -- "$@" > "$log" 2>&1
   local code=$?
-  grep -E '^(PASS|FAIL|SKIP|INFO|DIGEST) ' "$2"
+  local problems
+  problems=$(engine_errors "$log")
+  [ -z "$problems" ] || echo "$problems" >> "$log"
+  grep -E '^(PASS|FAIL|SKIP|INFO|DIGEST) ' "$log"
+  if [ -n "$problems" ]; then
+    return 1
+  fi
+  if [ "$code" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+    echo "FAIL $name/exit exited with $code" | tee -a "$log"
+  fi
   return $code
 }
-for probe in config determinism drainage water mill buoyancy voxel capture; do
+
+for probe in config determinism drainage water mill buoyancy voxel demo capture; do
   echo "== $probe"
-  run "$probe" "$logs/$probe.log" || { failed=$((failed + 1)); echo "FAIL $probe exited non-zero"; }
+  run "$probe" "$logs/$probe.log"
 done
+
 echo "== determinism, second process"
-run determinism "$logs/determinism-2.log" || failed=$((failed + 1))
+run determinism "$logs/determinism-2.log"
 if diff <(grep '^DIGEST ' "$logs/determinism.log") <(grep '^DIGEST ' "$logs/determinism-2.log"); then
-  echo "PASS determinism/two_processes the DIGEST lines match"
+  echo "PASS determinism/two_processes the DIGEST lines match" | tee -a "$logs/determinism-2.log"
 else
-  echo "FAIL determinism/two_processes the DIGEST lines differ"
-  failed=$((failed + 1))
+  echo "FAIL determinism/two_processes the DIGEST lines differ" | tee -a "$logs/determinism-2.log"
 fi
+
+echo "== scenes: every script through the engine's parser"
+run scenes "$logs/scenes.log"
+scene_count=0
+while read -r _ scene; do
+  scene_count=$((scene_count + 1))
+  echo "== scene $scene"
+  run scenes "$logs/scene-$scene_count.log" "--scene=$scene"
+done < <(grep '^SCENE ' "$logs/scenes.log")
+
 passes=$(cat "$logs"/*.log | grep -c '^PASS ')
 fails=$(cat "$logs"/*.log | grep -c '^FAIL ')
-echo "probes: $passes passed, $((fails + failed)) failed"
-[ $((fails + failed)) -eq 0 ]
+skips=$(cat "$logs"/*.log | grep -c '^SKIP ')
+echo "probes: $passes passed, $fails failed, $skips skipped"
+[ "$fails" -eq 0 ]

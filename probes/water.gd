@@ -1,8 +1,8 @@
 extends SceneTree
 ## water: the teleport probe. Fixed points along the home world's rivers are measured, the
 ## viewer walks 200 m and back and then jumps across the planet while a ReachCarver streams
-## reaches in and out, and the points are measured again: 0 m shift. Also the bank
-## mismatches and water steps the core counts.
+## reaches in and out, and the points are measured again: 0 m shift. The bank mismatches and
+## water steps the core counts are printed as INFO lines (the erosion issue bounds them).
 
 const Lib := preload("res://probes/probe_lib.gd")
 
@@ -35,7 +35,7 @@ func _run() -> void:
 	var east := start.cross(Vector3.UP).normalized()
 	var radius := planet.radius_m()
 	for step in range(-10, 11):
-		var walk := (start + east * (abs(step) * 20.0 / radius)).normalized()
+		var walk := (start + east * (absi(step) * 20.0 / radius)).normalized()
 		viewer.position = planet.surface_point(walk) + walk * 2.0
 		await process_frame
 	viewer.position = -start * radius
@@ -52,7 +52,7 @@ func _run() -> void:
 	var clean: bool = stats["rising"] == 0 and stats["below_downstream"] == 0
 	lib.check("water/surfaces", clean, surfaces, "0 and 0")
 	var banks := "%d worst %.2f m" % [stats["bank_mismatches"], stats["worst_bank_m"]]
-	lib.check("water/bank_mismatches", true, banks, "a count")
+	lib.info("water/bank_mismatches", banks)
 	var steps := "%d worst %.2f m" % [stats["steps"], stats["worst_step_m"]]
-	lib.check("water/steps", true, steps, "a count")
+	lib.info("water/steps", steps)
 	lib.finish(self)

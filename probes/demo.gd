@@ -1,0 +1,133 @@
+extends SceneTree
+## demo: the demo's main scene played headless, as a player would meet it. The home world
+## solves; the walker stands on dry ground at the spawn; after 10 s of physics the crate
+## floats at the sea's live surface (not fallen through the planet, not flown away); the
+## mill turns; teleporting to every named place lands on dry ground or in water as the place
+## says. Then two other worlds are picked from the world picker and the same is checked.
+## Run with `--fixed-fps 60` (run.sh does) so 600 physics frames are 10 s of physics.
+
+const Lib := preload("res://probes/probe_lib.gd")
+const OTHER_WORLDS: Array[String] = ["archipelago", "highlands"]
+const SOLVE_TIMEOUT_MS := 60000
+const PHYSICS_FRAMES := 600
+const SETTLE_FRAMES := 90
+## The walker's centre stands this far above the carved ground on dry land (capsule 1.8 m).
+const STANDING_M := Vector2(0.0, 2.5)
+## A floating body's centre stays this close to the live water surface, metres.
+const FLOATING_M := 1.5
+
+var _lib := Lib.new()
+var _main: Node3D
+var _solver: DrainageSolver
+var _water: WaterTable
+var _planet: PlanetHeight
+var _solves := 0
+
+
+func _initialize() -> void:
+	_run.call_deferred()
+
+
+func _run() -> void:
+	var started := Time.get_ticks_msec()
+	_main = (load("res://main.tscn") as PackedScene).instantiate() as Node3D
+	_solver = _main.get_node("Planet/DrainageSolver")
+	_water = _main.get_node("Planet/WaterTable")
+	_planet = _main.get_node("Planet/PlanetHeight")
+	root.add_child(_main)
+	_solver.solved.connect(func(_stats: Dictionary) -> void: _solves += 1)
+	await _check_world("home", started)
+	var picker: OptionButton = _main.get_node("UI/Panel/Rows/WorldPicker")
+	for world_name in OTHER_WORLDS:
+		var index := -1
+		for i in picker.item_count:
+			if picker.get_item_text(i) == world_name:
+				index = i
+		_lib.check("demo/%s/in_picker" % world_name, index >= 0, index, "listed")
+		if index < 0:
+			continue
+		started = Time.get_ticks_msec()
+		picker.select(index)
+		picker.item_selected.emit(index)
+		await _check_world(world_name, started)
+	_lib.finish(self)
+
+
+## Waits for `world_name`'s solve (started at `started` ms) and checks the walker, the
+## crate, the mill and every place.
+func _check_world(world_name: String, started: int) -> void:
+	var p := "demo/%s" % world_name
+	await _until_solved(started)
+	var solved: bool = _solver.is_solved() and _planet.settings.world_name == world_name
+	var took := "%.2f s" % ((Time.get_ticks_msec() - started) / 1000.0)
+	_lib.check("%s/solved" % p, solved, took, "a solve within %d s" % (SOLVE_TIMEOUT_MS / 1000))
+	if not solved:
+		return
+	var status: Label = _main.get_node("UI/Panel/Rows/Status")
+	_lib.check("%s/status" % p, status.text.contains("river nodes"), status.text, "the counts")
+	var places: Dictionary = _main.get("places")
+	_lib.check("%s/places" % p, places.has("spawn"), places.keys(), "at least a spawn")
+	await _physics(SETTLE_FRAMES)
+	_check_walker("%s/spawn" % p, "spawn")
+	await _physics(PHYSICS_FRAMES - SETTLE_FRAMES)
+	_check_crate(p)
+	_check_mill(p)
+	for place: String in places:
+		_main.call("teleport", place)
+		await _physics(SETTLE_FRAMES)
+		_check_walker("%s/teleport_%s" % [p, place], place)
+
+
+## Waits for the next `solved` (main.gd handles it first: places, crate, mill) or the
+## timeout.
+func _until_solved(started: int) -> void:
+	var seen := _solves
+	while _solves == seen and Time.get_ticks_msec() - started < SOLVE_TIMEOUT_MS:
+		await process_frame
+
+
+func _physics(frames: int) -> void:
+	for i in frames:
+		await physics_frame
+
+
+## The walker at `place`: on dry ground (its centre 0–2.5 m over the carved ground, not
+## under water) or in the water (within FLOATING_M of the still surface).
+func _check_walker(name: String, place: String) -> void:
+	var walker: Node3D = _main.get_node("Walker")
+	var pos := walker.global_position
+	var above := WatershedVoxel.sdf_at(_solver.world_handle(), pos)
+	var depth := _water.depth_at(pos)
+	if _main.call("place_is_wet", place):
+		var wet := not is_nan(depth) and absf(depth) <= FLOATING_M
+		_lib.check(name, wet, "in water, %.2f m under the surface" % depth, "within 1.5 m")
+	else:
+		var standing: bool = walker.call("is_on_floor")
+		var near := above >= STANDING_M.x and above <= STANDING_M.y
+		var dry := not _water.is_underwater(pos)
+		var what := "%.2f m over the carved ground, %s, %s" % [
+			above, "standing" if standing else "not standing", "dry" if dry else "under water"
+		]
+		_lib.check(name, standing and near and dry, what, "standing 0-2.5 m over dry ground")
+
+
+## The crate after 10 s of physics: its centre within FLOATING_M of the live sea surface.
+func _check_crate(p: String) -> void:
+	var crate: RigidBody3D = _main.get_node("Crate")
+	var pos := crate.global_position
+	var surface := _water.wave_height_at(pos, _water.time)
+	if is_nan(surface):
+		_lib.skip("%s/crate_floats" % p, "this world has no sea")
+		return
+	var off := pos.length() - (_planet.radius_m() + surface)
+	var what := "%.2f m from the live surface, %.2f m/s" % [off, crate.linear_velocity.length()]
+	_lib.check("%s/crate_floats" % p, absf(off) <= FLOATING_M, what, "within 1.5 m")
+
+
+## The mill wheel turns in its river.
+func _check_mill(p: String) -> void:
+	var mill: Node3D = _main.get_node("Mill")
+	var rate: float = mill.get("rate")
+	var turned: float = mill.get("turned")
+	var what := "%.3f rad/s, %.2f rad turned" % [rate, turned]
+	_lib.check("%s/mill_turns" % p, rate > 0.0 and turned > 0.0, what, "turning")
