@@ -16,6 +16,8 @@ var turned := 0.0
 ## How long it has been turning, seconds.
 var elapsed := 0.0
 
+var _placed := false
+
 @onready var _wheel: Node3D = $Wheel
 
 
@@ -29,10 +31,11 @@ func place_at(direction: Vector3) -> void:
 		level = planet.height_at(dir)
 	global_position = dir * (planet.radius_m() + level + radius_m - dip_m)
 	global_basis = Basis.looking_at(dir.cross(Vector3.UP).normalized(), dir)
+	_placed = true
 
 
 func _process(delta: float) -> void:
-	if water_table == null:
+	if water_table == null or not _placed:
 		return
 	var omega := water_table.mill_rate(global_position, radius_m, dip_m)
 	rate = 0.0 if is_nan(omega) else omega * flow_factor

@@ -30,7 +30,8 @@ engine_errors() {
   awk -v pat="$errors_pattern" '
     /^EXPECT-BEGIN / { inside = 1; n = 0; next }
     /^EXPECT-END / {
-      if (n != $3) printf "FAIL %s/error_lines %d error lines in the engine output, expected %d\n", $2, n, $3
+      name = $0; sub(/^EXPECT-END /, "", name); sub(/ [0-9]+$/, "", name)
+      if (n != $NF) printf "FAIL %s/error_lines %d error lines in the engine output, expected %d\n", name, n, $NF
       inside = 0; next
     }
     $0 ~ pat { if (inside) n++; else { printf "FAIL engine_errors %s\n", $0 } }
@@ -57,7 +58,7 @@ run() {
   return $code
 }
 
-for probe in config determinism drainage water mill buoyancy voxel demo capture; do
+for probe in config determinism drainage water mill buoyancy voxel demo bad_input capture; do
   echo "== $probe"
   run "$probe" "$logs/$probe.log"
 done

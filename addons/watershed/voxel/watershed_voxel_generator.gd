@@ -18,6 +18,9 @@ func _get_used_channels_mask() -> int:
 
 
 func _generate_block(out_buffer: VoxelBuffer, origin_in_voxels: Vector3i, lod: int) -> void:
+	if world_handle == 0:
+		out_buffer.fill_f(1.0, VoxelBuffer.CHANNEL_SDF)
+		return
 	var size: Vector3i = out_buffer.get_size()
 	var depth: int = out_buffer.get_channel_depth(VoxelBuffer.CHANNEL_SDF)
 	var bits := 16 if depth == VoxelBuffer.DEPTH_16_BIT else 32

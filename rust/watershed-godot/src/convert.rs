@@ -8,6 +8,46 @@ pub fn to_dvec3(v: Vector3) -> DVec3 {
     DVec3::new(f64::from(v.x), f64::from(v.y), f64::from(v.z))
 }
 
+/// A caller's direction or position (from the planet's centre) as an f64 vector; `None`,
+/// after one error naming `func`, when it is zero, NaN or infinite: it has no direction.
+pub fn checked_direction(v: Vector3, func: &str) -> Option<DVec3> {
+    let d = to_dvec3(v);
+    if watershed::checked_unit(d).is_some() {
+        return Some(d);
+    }
+    godot_error!("{func}: a direction or position must be finite and non-zero, got {v}");
+    None
+}
+
+/// Every vector of `points` through [`checked_direction`]; `None` after one error naming
+/// `func` and the first bad index when any is zero, NaN or infinite.
+pub fn checked_directions(points: &PackedVector3Array, func: &str) -> Option<Vec<DVec3>> {
+    let all: Vec<DVec3> = points.as_slice().iter().map(|&v| to_dvec3(v)).collect();
+    if let Some(i) = all.iter().position(|&d| watershed::checked_unit(d).is_none()) {
+        godot_error!(
+            "{func}: a direction or position must be finite and non-zero, got {} at index {i}",
+            points.as_slice()[i]
+        );
+        return None;
+    }
+    Some(all)
+}
+
+/// `value` when it is finite and within `range`; `None` after one error naming `func`,
+/// `name`, the range and the value.
+pub fn checked_number(
+    value: f64,
+    range: std::ops::RangeInclusive<f64>,
+    func: &str,
+    name: &str,
+) -> Option<f64> {
+    if value.is_finite() && range.contains(&value) {
+        return Some(value);
+    }
+    godot_error!("{func}: {name} must be within {} to {}, got {value}", range.start(), range.end());
+    None
+}
+
 /// An f64 vector as a Godot vector.
 pub fn to_vector3(v: DVec3) -> Vector3 {
     Vector3::new(v.x as f32, v.y as f32, v.z as f32)

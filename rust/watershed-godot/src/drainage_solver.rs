@@ -1,12 +1,14 @@
 //! `DrainageSolver`: solves the planet's drainage (and its channels and water) off the main
 //! thread and offers the result as packed arrays.
 
-use crate::convert::{emit_deferred, to_dvec3, to_vector3};
+use crate::convert::{checked_direction, emit_deferred, to_vector3};
 use crate::planet_height::PlanetHeight;
 use crate::registry;
 use godot::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use watershed::World;
 
 enum Message {
@@ -34,6 +36,10 @@ pub struct DrainageSolver {
     solving: Option<watershed::WorldSettings>,
     handle: i64,
     pending: Option<Receiver<Message>>,
+    /// Set to stop the running solve at its next stage.
+    cancel: Arc<AtomicBool>,
+    /// The thread of the running (or last) solve.
+    worker: Option<JoinHandle<()>>,
     base: Base<Node>,
 }
 
@@ -79,6 +85,7 @@ impl INode for DrainageSolver {
 
 impl Drop for DrainageSolver {
     fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
         registry::release(self.handle);
     }
 }
@@ -95,7 +102,9 @@ impl DrainageSolver {
     fn solved(stats: VarDictionary);
 
     /// Starts solving the planet's current settings on a worker thread (unless those very
-    /// settings are already solved or being solved). Returns false (with an error) when there
+    /// settings are already solved or being solved). A running solve of other settings is
+    /// cancelled: it stops at its next stage and this one starts when it has, so a slider
+    /// dragged through many values runs one solve at a time and emits one `solved`. Returns false (with an error) when there
     /// is no planet or its settings are invalid.
     #[func]
     fn solve(&mut self) -> bool {
@@ -108,15 +117,26 @@ impl DrainageSolver {
             return true;
         }
         self.solving = Some(settings.clone());
+        // A new solve supersedes the running one: flag it to stop at its next stage, and
+        // start only once it has, so at most one solve of this solver runs at a time.
+        self.cancel.store(true, Ordering::Relaxed);
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.cancel = cancel.clone();
+        let superseded = self.worker.take();
         let (tx, rx) = channel();
         self.pending = Some(rx);
-        std::thread::spawn(move || {
+        self.worker = Some(std::thread::spawn(move || {
+            if let Some(previous) = superseded {
+                let _ = previous.join();
+            }
             let progress_tx = tx.clone();
-            let world = World::build_with_progress(&settings, &move |stage, f| {
+            let report = move |stage, f| {
                 let _ = progress_tx.send(Message::Progress(stage, f));
-            });
-            let _ = tx.send(Message::Done(Arc::new(world)));
-        });
+            };
+            if let Some(world) = World::build_cancellable(&settings, &report, &cancel) {
+                let _ = tx.send(Message::Done(Arc::new(world)));
+            }
+        }));
         true
     }
 
@@ -194,17 +214,20 @@ impl DrainageSolver {
         PackedFloat32Array::from(l.collect::<Vec<_>>())
     }
 
-    /// The node nearest to `direction` (-1 before the first solve).
+    /// The node nearest to `direction` (-1 before the first solve, or with an error for a
+    /// zero, NaN or infinite direction).
     #[func]
     fn nearest_node(&self, direction: Vector3) -> i64 {
-        self.world.as_ref().map_or(-1, |w| i64::from(w.lattice.nearest_node(to_dvec3(direction)).0))
+        let Some(dir) = checked_direction(direction, "DrainageSolver.nearest_node") else { return -1 };
+        self.world.as_ref().map_or(-1, |w| i64::from(w.lattice.nearest_node(dir).0))
     }
 
     /// Metres above the datum of the carved ground (channels cut) in `direction`: what a
     /// walker stands on and the voxel SDF meshes (NaN before the first solve).
     #[func]
     fn ground_at(&self, direction: Vector3) -> f64 {
-        self.world.as_ref().map_or(f64::NAN, |w| w.ground(to_dvec3(direction)))
+        let Some(dir) = checked_direction(direction, "DrainageSolver.ground_at") else { return f64::NAN };
+        self.world.as_ref().map_or(f64::NAN, |w| w.ground(dir))
     }
 
     /// Counts and invariants of the solve (empty before the first solve).

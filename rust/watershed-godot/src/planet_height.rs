@@ -1,6 +1,6 @@
 //! `PlanetHeight`: the planet's ground field as a node.
 
-use crate::convert::{emit_deferred, to_dvec3, to_vector3};
+use crate::convert::{checked_direction, checked_directions, emit_deferred, to_dvec3, to_vector3};
 use crate::world_settings::WorldSettings;
 use godot::prelude::*;
 use std::sync::Arc;
@@ -79,23 +79,32 @@ impl PlanetHeight {
         }
     }
 
-    /// Metres above the datum of the ground in `direction` (NaN before a valid rebuild).
+    /// Metres above the datum of the ground in `direction` (NaN before a valid rebuild, or
+    /// with an error for a zero, NaN or infinite direction).
     #[func]
     fn height_at(&mut self, direction: Vector3) -> f64 {
-        self.field().map_or(f64::NAN, |f| f.height(to_dvec3(direction)))
+        let Some(dir) = checked_direction(direction, "PlanetHeight.height_at") else { return f64::NAN };
+        self.field().map_or(f64::NAN, |f| f.height(dir))
     }
 
-    /// The point on the ground in `direction`, relative to the planet's centre.
+    /// The point on the ground in `direction`, relative to the planet's centre (NaN with an
+    /// error for a zero, NaN or infinite direction; zero before a valid rebuild).
     #[func]
     fn surface_point(&mut self, direction: Vector3) -> Vector3 {
-        self.field().map_or(Vector3::ZERO, |f| to_vector3(f.surface_point(to_dvec3(direction))))
+        let Some(dir) = checked_direction(direction, "PlanetHeight.surface_point") else {
+            return Vector3::splat(f32::NAN);
+        };
+        self.field().map_or(Vector3::ZERO, |f| to_vector3(f.surface_point(dir)))
     }
 
-    /// Heights for many directions, evaluated in parallel.
+    /// Heights for many directions, evaluated in parallel (empty, with an error, when any
+    /// direction is zero, NaN or infinite).
     #[func]
     fn heights(&mut self, directions: PackedVector3Array) -> PackedFloat32Array {
+        let Some(dirs) = checked_directions(&directions, "PlanetHeight.heights") else {
+            return PackedFloat32Array::new();
+        };
         let Some(field) = self.field() else { return PackedFloat32Array::new() };
-        let dirs: Vec<_> = directions.as_slice().iter().map(|&d| to_dvec3(d)).collect();
         PackedFloat32Array::from(field.heights(&dirs).into_iter().map(|h| h as f32).collect::<Vec<_>>())
     }
 
@@ -110,13 +119,16 @@ impl PlanetHeight {
     /// godot_voxel's Z-X-Y order. Empty (with an error) for a bad request.
     #[func]
     fn sdf_block(&mut self, origin: Vector3, size: Vector3i, lod: i64) -> PackedFloat32Array {
-        let Some(field) = self.field() else { return PackedFloat32Array::new() };
-        let block = Block {
-            origin: to_dvec3(origin),
-            size: [size.x, size.y, size.z].map(|s| usize::try_from(s).unwrap_or(0)),
-            step_m: f64::from(1u32 << lod.clamp(0, 16)),
+        let size = [size.x, size.y, size.z].map(i64::from);
+        let block = match Block::checked(to_dvec3(origin), size, lod) {
+            Ok(block) => block,
+            Err(e) => {
+                godot_error!("PlanetHeight.sdf_block: {e}");
+                return PackedFloat32Array::new();
+            }
         };
-        let mut out = vec![0f32; block.size.iter().product()];
+        let Some(field) = self.field() else { return PackedFloat32Array::new() };
+        let mut out = vec![0f32; block.voxels()];
         match field.fill_block(&block, &mut out) {
             Ok(BlockFill::Mixed) => PackedFloat32Array::from(out),
             Ok(BlockFill::Uniform(v)) => PackedFloat32Array::from(vec![v; out.len()]),

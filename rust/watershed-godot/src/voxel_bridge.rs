@@ -19,12 +19,30 @@ pub struct WatershedVoxel {
 }
 
 /// The block at `origin` (voxel 0, metres from the planet's centre), `size` voxels, `2^lod`
-/// metres apart.
-fn block(origin: Vector3, size: Vector3i, lod: i64) -> Block {
-    Block {
-        origin: to_dvec3(origin),
-        size: [size.x, size.y, size.z].map(|s| usize::try_from(s).unwrap_or(0)),
-        step_m: f64::from(1u32 << lod.clamp(0, 16)),
+/// metres apart; `None` after one error naming `func` and the limit when it is out of bounds.
+fn block(origin: Vector3, size: Vector3i, lod: i64, func: &str) -> Option<Block> {
+    let size = [size.x, size.y, size.z].map(i64::from);
+    Block::checked(to_dvec3(origin), size, lod).map_err(|e| godot_error!("WatershedVoxel.{func}: {e}")).ok()
+}
+
+/// The solved world behind `handle`; `None` after one error naming `func` when there is none.
+fn world(handle: i64, func: &str) -> Option<std::sync::Arc<watershed::World>> {
+    let world = registry::get(handle);
+    if world.is_none() {
+        godot_error!("WatershedVoxel.{func}: no solved world has handle {handle}");
+    }
+    world
+}
+
+/// The SDF channel format for `bits` (16 or 32); `None` after one error naming `func`.
+fn sdf_depth(bits: i64, func: &str) -> Option<SdfDepth> {
+    match bits {
+        16 => Some(SdfDepth::Bits16),
+        32 => Some(SdfDepth::Bits32),
+        _ => {
+            godot_error!("WatershedVoxel.{func}: bits must be 16 or 32, got {bits}");
+            None
+        }
     }
 }
 
@@ -34,9 +52,9 @@ impl WatershedVoxel {
     /// (negative) the ground, in metres; NaN when the block is mixed or the handle unknown.
     #[func]
     fn uniform_sdf(handle: i64, origin: Vector3, size: Vector3i, lod: i64) -> f64 {
-        let Some(world) = registry::get(handle) else { return f64::NAN };
-        let b = block(origin, size, lod);
-        let mut scratch = vec![0f32; b.size.iter().product()];
+        let Some(world) = world(handle, "uniform_sdf") else { return f64::NAN };
+        let Some(b) = block(origin, size, lod, "uniform_sdf") else { return f64::NAN };
+        let mut scratch = vec![0f32; b.voxels()];
         match world.fill_block(&b, &mut scratch) {
             Ok(BlockFill::Uniform(v)) => f64::from(v),
             _ => f64::NAN,
@@ -48,14 +66,17 @@ impl WatershedVoxel {
     /// `VoxelBuffer.set_channel_from_byte_array`. Empty for an unknown handle or bad block.
     #[func]
     fn fill_sdf(handle: i64, origin: Vector3, size: Vector3i, lod: i64, bits: i64) -> PackedByteArray {
-        let Some(world) = registry::get(handle) else { return PackedByteArray::new() };
-        let depth = if bits == 16 { SdfDepth::Bits16 } else { SdfDepth::Bits32 };
-        let b = block(origin, size, lod);
-        let mut out = vec![0f32; b.size.iter().product()];
+        let Some(world) = world(handle, "fill_sdf") else { return PackedByteArray::new() };
+        let Some(depth) = sdf_depth(bits, "fill_sdf") else { return PackedByteArray::new() };
+        let Some(b) = block(origin, size, lod, "fill_sdf") else { return PackedByteArray::new() };
+        let mut out = vec![0f32; b.voxels()];
         match world.fill_block(&b, &mut out) {
             Ok(BlockFill::Mixed) => PackedByteArray::from(encode_sdf(&out, depth)),
             Ok(BlockFill::Uniform(v)) => PackedByteArray::from(encode_sdf(&vec![v; out.len()], depth)),
-            Err(_) => PackedByteArray::new(),
+            Err(e) => {
+                godot_error!("WatershedVoxel: {e}");
+                PackedByteArray::new()
+            }
         }
     }
 
@@ -65,14 +86,17 @@ impl WatershedVoxel {
     /// with (`bytes.decode_float(0)`). Empty for an unknown handle or bad block.
     #[func]
     fn generate_sdf(handle: i64, origin: Vector3, size: Vector3i, lod: i64, bits: i64) -> PackedByteArray {
-        let Some(world) = registry::get(handle) else { return PackedByteArray::new() };
-        let depth = if bits == 16 { SdfDepth::Bits16 } else { SdfDepth::Bits32 };
-        let b = block(origin, size, lod);
-        let mut out = vec![0f32; b.size.iter().product()];
+        let Some(world) = world(handle, "generate_sdf") else { return PackedByteArray::new() };
+        let Some(depth) = sdf_depth(bits, "generate_sdf") else { return PackedByteArray::new() };
+        let Some(b) = block(origin, size, lod, "generate_sdf") else { return PackedByteArray::new() };
+        let mut out = vec![0f32; b.voxels()];
         match world.fill_block(&b, &mut out) {
             Ok(BlockFill::Mixed) => PackedByteArray::from(encode_sdf(&out, depth)),
             Ok(BlockFill::Uniform(v)) => PackedByteArray::from(&v.to_le_bytes()[..]),
-            Err(_) => PackedByteArray::new(),
+            Err(e) => {
+                godot_error!("WatershedVoxel: {e}");
+                PackedByteArray::new()
+            }
         }
     }
 
@@ -80,6 +104,12 @@ impl WatershedVoxel {
     /// NaN for an unknown handle.
     #[func]
     fn sdf_at(handle: i64, position: Vector3) -> f64 {
-        registry::get(handle).map_or(f64::NAN, |w| w.sdf(to_dvec3(position)))
+        let Some(world) = world(handle, "sdf_at") else { return f64::NAN };
+        let p = to_dvec3(position);
+        if !p.is_finite() {
+            godot_error!("WatershedVoxel.sdf_at: a position must be finite, got {position}");
+            return f64::NAN;
+        }
+        world.sdf(p)
     }
 }

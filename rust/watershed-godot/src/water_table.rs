@@ -1,6 +1,6 @@
 //! `WaterTable`: every water level, flow, wave and float of a solved world.
 
-use crate::convert::{or_nan, to_dvec3, to_vector3};
+use crate::convert::{checked_direction, checked_directions, checked_number, or_nan, to_vector3};
 use crate::drainage_solver::DrainageSolver;
 use godot::classes::image::Format;
 use godot::classes::{Image, ShaderMaterial};
@@ -8,10 +8,14 @@ use godot::prelude::*;
 use std::sync::Arc;
 use watershed::World;
 
+/// The widest depth map `depth_map()` draws, pixels (8192 × 4096 floats: 128 MiB).
+const MAX_DEPTH_MAP_WIDTH: usize = 8192;
+
 /// Every water level of the planet, computed once when the solver finishes: rivers, lakes
 /// and the sea, flow, the sea's waves on the same clock as the ocean shader, buoyancy and
 /// mill rates. Positions are relative to the planet's centre, in metres. Queries before the
-/// first solve return NaN, false or empty arrays.
+/// first solve return NaN, false or empty arrays; a zero, NaN or infinite position or
+/// direction, or a number out of range, returns the same with one error.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node)]
 pub struct WaterTable {
@@ -46,49 +50,66 @@ impl WaterTable {
     /// Still water level over `direction`, metres above the datum; NaN when dry.
     #[func]
     fn level_at(&self, direction: Vector3) -> f64 {
-        self.world().map_or(f64::NAN, |w| or_nan(w.level_at(to_dvec3(direction))))
+        let Some(dir) = checked_direction(direction, "WaterTable.level_at") else { return f64::NAN };
+        self.world().map_or(f64::NAN, |w| or_nan(w.level_at(dir)))
     }
 
     /// Levels for many directions, in parallel (NaN where dry).
     #[func]
     fn levels_at(&self, directions: PackedVector3Array) -> PackedFloat32Array {
+        let Some(dirs) = checked_directions(&directions, "WaterTable.levels_at") else {
+            return PackedFloat32Array::new();
+        };
         let Some(w) = self.world() else { return PackedFloat32Array::new() };
-        let dirs: Vec<_> = directions.as_slice().iter().map(|&d| to_dvec3(d)).collect();
         PackedFloat32Array::from(w.levels_at(&dirs).into_iter().map(|l| or_nan(l) as f32).collect::<Vec<_>>())
     }
 
     /// How far `position` is under the still surface, metres (negative above); NaN when dry.
     #[func]
     fn depth_at(&self, position: Vector3) -> f64 {
-        self.world().map_or(f64::NAN, |w| or_nan(w.depth_at(to_dvec3(position))))
+        let Some(p) = checked_direction(position, "WaterTable.depth_at") else { return f64::NAN };
+        self.world().map_or(f64::NAN, |w| or_nan(w.depth_at(p)))
     }
 
     /// Whether `position` is under still water.
     #[func]
     fn is_underwater(&self, position: Vector3) -> bool {
-        self.world().is_some_and(|w| w.is_underwater(to_dvec3(position)))
+        let Some(p) = checked_direction(position, "WaterTable.is_underwater") else { return false };
+        self.world().is_some_and(|w| w.is_underwater(p))
     }
 
     /// Water velocity at `position`, m/s along the river (zero outside rivers).
     #[func]
     fn flow_at(&self, position: Vector3) -> Vector3 {
-        self.world().map_or(Vector3::ZERO, |w| to_vector3(w.flow_at(to_dvec3(position))))
+        let Some(p) = checked_direction(position, "WaterTable.flow_at") else {
+            return Vector3::splat(f32::NAN);
+        };
+        self.world().map_or(Vector3::ZERO, |w| to_vector3(w.flow_at(p)))
     }
 
     /// Height of the moving sea surface over `position` at `time` seconds, metres above the
     /// datum (NaN on a world without a sea).
     #[func]
     fn wave_height_at(&self, position: Vector3, time: f64) -> f64 {
+        let Some(p) = checked_direction(position, "WaterTable.wave_height_at") else { return f64::NAN };
+        let Some(time) = checked_number(time, -1e9..=1e9, "WaterTable.wave_height_at", "time") else {
+            return f64::NAN;
+        };
         let sea = self.world().and_then(|w| w.water.sea.clone());
-        sea.map_or(f64::NAN, |s| s.surface_height_m(to_dvec3(position), time))
+        sea.map_or(f64::NAN, |s| s.surface_height_m(p, time))
     }
 
     /// How deep each hull point is under the live water at `time` seconds (negative above;
     /// NaN over dry ground), for a physics body to turn into forces.
     #[func]
     fn submersion(&self, points: PackedVector3Array, time: f64) -> PackedFloat32Array {
+        let Some(p) = checked_directions(&points, "WaterTable.submersion") else {
+            return PackedFloat32Array::new();
+        };
+        let Some(time) = checked_number(time, -1e9..=1e9, "WaterTable.submersion", "time") else {
+            return PackedFloat32Array::new();
+        };
         let Some(w) = self.world() else { return PackedFloat32Array::new() };
-        let p: Vec<_> = points.as_slice().iter().map(|&v| to_dvec3(v)).collect();
         PackedFloat32Array::from(
             w.submersion(&p, time).into_iter().map(|d| or_nan(d) as f32).collect::<Vec<_>>(),
         )
@@ -98,7 +119,13 @@ impl WaterTable {
     /// `dip_m` under the surface, rad/s (NaN off rivers).
     #[func]
     fn mill_rate(&self, position: Vector3, radius_m: f64, dip_m: f64) -> f64 {
-        self.world().map_or(f64::NAN, |w| or_nan(w.mill_rate_rad_s(to_dvec3(position), radius_m, dip_m)))
+        const FUNC: &str = "WaterTable.mill_rate";
+        let Some(p) = checked_direction(position, FUNC) else { return f64::NAN };
+        let Some(radius_m) = checked_number(radius_m, 0.01..=1000.0, FUNC, "radius_m") else {
+            return f64::NAN;
+        };
+        let Some(dip_m) = checked_number(dip_m, 0.0..=radius_m, FUNC, "dip_m") else { return f64::NAN };
+        self.world().map_or(f64::NAN, |w| or_nan(w.mill_rate_rad_s(p, radius_m, dip_m)))
     }
 
     /// The wave parameters as shader uniforms: `wave_dir_0..3` (Vector3), `wave_0..3`
@@ -125,8 +152,17 @@ impl WaterTable {
     /// left: the depth the swimmer reads, for the ocean shader's shallows and surf line.
     #[func]
     fn depth_map(&self, width: i64) -> Option<Gd<Image>> {
+        let Ok(width) = usize::try_from(width)
+            .map_err(|_| ())
+            .and_then(|w| (2..=MAX_DEPTH_MAP_WIDTH).contains(&w).then_some(w).ok_or(()))
+        else {
+            godot_error!(
+                "WaterTable.depth_map: width must be 2 to {MAX_DEPTH_MAP_WIDTH} pixels, got {width}"
+            );
+            return None;
+        };
         let world = self.world()?;
-        let (w, h, data) = world.sea_depth_map(usize::try_from(width.clamp(2, 8192)).unwrap_or(2));
+        let (w, h, data) = world.sea_depth_map(width);
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
         Image::create_from_data(w as i32, h as i32, false, Format::RF, &PackedByteArray::from(bytes))
     }
@@ -135,7 +171,10 @@ impl WaterTable {
     /// what a mill paddle dipped that deep meets.
     #[func]
     fn flow_speed_at_depth(&self, position: Vector3, dip_m: f64) -> f64 {
-        let flow = self.world().and_then(|w| w.reach_flow_at(to_dvec3(position)));
+        const FUNC: &str = "WaterTable.flow_speed_at_depth";
+        let Some(p) = checked_direction(position, FUNC) else { return f64::NAN };
+        let Some(dip_m) = checked_number(dip_m, 0.0..=1e4, FUNC, "dip_m") else { return f64::NAN };
+        let flow = self.world().and_then(|w| w.reach_flow_at(p));
         flow.map_or(f64::NAN, |f| f.speed_at_depth_m_s(dip_m))
     }
 

@@ -72,10 +72,13 @@ pub use settings::{
     closest_key, ConfigError, ConfigErrors, KeyGroup, KeySpec, LatLon, Look, LookFamily, Rgb, WorldCatalog,
     WorldSettings, KEYS,
 };
-pub use sphere::{direction, fibonacci, lat_lon_rad, random_directions, unit};
+pub use sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use stream::{reaches_within, ReachStreamer, StreamUpdate};
 pub use topology::{NodeId, Topology};
-pub use voxel::{encode_sdf, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, SDF_16_BIT_SCALE};
+pub use voxel::{
+    encode_sdf, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD, MAX_BLOCK_SIDE,
+    SDF_16_BIT_SCALE,
+};
 pub use water::{
     reach_contribution, Body, ReachFlow, Water, WaterStats, WaterTable, BASE_RUNOFF_M_S, LAKE_BLEND_M,
     LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,

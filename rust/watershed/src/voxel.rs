@@ -20,6 +20,41 @@ pub struct Block {
     pub step_m: f64,
 }
 
+/// Most voxels along one side of a block a caller may ask for.
+pub const MAX_BLOCK_SIDE: usize = 256;
+/// Deepest level of detail a block may ask for (voxels `2^lod` metres apart).
+pub const MAX_BLOCK_LOD: u32 = 20;
+
+impl Block {
+    /// A block from a caller's numbers: `size` voxels along x, y and z (each 1 to
+    /// [`MAX_BLOCK_SIDE`]), `2^lod` metres apart (`lod` 0 to [`MAX_BLOCK_LOD`]), the first at
+    /// `origin` (finite, metres from the planet's centre). Checked before anything is
+    /// allocated for it.
+    ///
+    /// # Errors
+    /// [`VoxelError::OutOfBounds`] naming the limit and the value.
+    pub fn checked(origin: DVec3, size: [i64; 3], lod: i64) -> Result<Block, VoxelError> {
+        let side = |s: i64| usize::try_from(s).ok().filter(|&s| (1..=MAX_BLOCK_SIDE).contains(&s));
+        let (Some(x), Some(y), Some(z)) = (side(size[0]), side(size[1]), side(size[2])) else {
+            return Err(VoxelError::OutOfBounds(format!(
+                "block size must be 1 to {MAX_BLOCK_SIDE} voxels along each axis, got {size:?}"
+            )));
+        };
+        let Some(lod) = u32::try_from(lod).ok().filter(|&l| l <= MAX_BLOCK_LOD) else {
+            return Err(VoxelError::OutOfBounds(format!("lod must be 0 to {MAX_BLOCK_LOD}, got {lod}")));
+        };
+        if !origin.is_finite() {
+            return Err(VoxelError::OutOfBounds(format!("block origin must be finite, got {origin}")));
+        }
+        Ok(Block { origin, size: [x, y, z], step_m: f64::from(1u32 << lod) })
+    }
+
+    /// Voxels in the block.
+    pub fn voxels(&self) -> usize {
+        self.size.iter().product()
+    }
+}
+
 /// What a block fill found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BlockFill {
@@ -49,6 +84,10 @@ pub enum VoxelError {
         /// The requested step, metres.
         step_m: f64,
     },
+    /// A caller asked for a block outside the limits; the message names the limit and the
+    /// value.
+    #[error("{0}")]
+    OutOfBounds(String),
     /// No such reach.
     #[error("no reach {0}")]
     NoReach(u32),

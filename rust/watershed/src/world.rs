@@ -11,6 +11,7 @@ use crate::water::WaterTable;
 use glam::DVec3;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A world's ground and drainage on its Fibonacci lattice.
 #[derive(Debug, Clone)]
@@ -46,21 +47,40 @@ impl World {
         settings: &WorldSettings,
         progress: &(dyn Fn(&'static str, f64) + Sync),
     ) -> Self {
+        let never = AtomicBool::new(false);
+        match Self::build_cancellable(settings, progress, &never) {
+            Some(world) => world,
+            None => unreachable!("nothing sets the flag"),
+        }
+    }
+
+    /// [`World::build_with_progress`] that gives up, returning `None`, as soon as `cancel`
+    /// is set: it is read before every stage, so a superseded build stops within one stage.
+    pub fn build_cancellable(
+        settings: &WorldSettings,
+        progress: &(dyn Fn(&'static str, f64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Option<Self> {
+        let go_on = || !cancel.load(Ordering::Relaxed);
         let mut clock = Stopwatch::start();
         let planet = PlanetHeight::new(settings);
         let lattice = FibonacciLattice::new(settings.lattice_nodes, settings.radius_m);
         clock.lap("lattice");
         progress("lattice", 0.15);
+        go_on().then_some(())?;
         let heights = planet.heights(lattice.positions());
         clock.lap("heights");
         progress("heights", 0.45);
+        go_on().then_some(())?;
         let drainage = drainage::solve(&lattice, &heights, &DrainageParams::for_world(settings));
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
         progress("drainage", 0.6);
+        go_on().then_some(())?;
         let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
         clock.lap("carve");
         progress("carve", 0.8);
+        go_on().then_some(())?;
         let mut world = World {
             settings: settings.clone(),
             planet,
@@ -75,7 +95,7 @@ impl World {
         clock.lap("water");
         progress("water", 1.0);
         world.timings_ms = clock.laps;
-        world
+        Some(world)
     }
 
     /// The carved ground in direction `dir`: the natural ground with every channel and
