@@ -29,7 +29,7 @@ pub fn unit(dir: DVec3) -> DVec3 {
 }
 
 /// `dir` scaled to unit length, or `None` for a zero, NaN or infinite vector (one that has
-/// no direction). Callers facing user input use this instead of [`unit`]'s fallback.
+/// no direction). Callers facing user input use this instead of [`unit()`]'s fallback.
 pub fn checked_unit(dir: DVec3) -> Option<DVec3> {
     let len2 = dir.length_squared();
     (dir.is_finite() && len2.is_finite() && len2 > 0.0).then(|| dir / len2.sqrt())
