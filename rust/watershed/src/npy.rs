@@ -38,8 +38,12 @@ pub struct Array2 {
 
 /// Reads a 2-D little-endian f32 or f64 array; every value must be finite.
 ///
+/// Nothing is allocated from the header's word alone: the shape is checked against the
+/// bytes actually present first, so the memory used is at most twice the file's size.
+///
 /// # Errors
-/// [`NpyError`] naming what is wrong: header, dtype, shape, emptiness or a non-finite value.
+/// [`NpyError`] naming what is wrong: header, dtype, shape (including one whose byte count
+/// overflows or exceeds the data present), emptiness or a non-finite value.
 pub fn read_array2(bytes: &[u8]) -> Result<Array2, NpyError> {
     let rest = bytes.strip_prefix(b"\x93NUMPY").ok_or_else(|| NpyError::Format("missing magic".into()))?;
     let (major, rest) = rest.split_at_checked(2).ok_or_else(|| NpyError::Format("truncated".into()))?;
@@ -79,15 +83,25 @@ pub fn read_array2(bytes: &[u8]) -> Result<Array2, NpyError> {
         .filter(|s| !s.is_empty())
         .map(|s| s.parse().map_err(|_| NpyError::Format(format!("bad shape ({shape_text})"))))
         .collect::<Result<_, _>>()?;
-    let [rows, cols] = shape[..] else { return Err(NpyError::Shape(shape)) };
+    let [rows, cols] = shape[..] else {
+        if shape.len() > 32 {
+            return Err(NpyError::Format(format!("a shape of {} dimensions", shape.len())));
+        }
+        return Err(NpyError::Shape(shape));
+    };
     if rows == 0 || cols == 0 {
         return Err(NpyError::Empty(rows, cols));
     }
-    let count = rows.checked_mul(cols).ok_or_else(|| NpyError::Format("shape overflows".into()))?;
-    if data.len() < count * width {
-        return Err(NpyError::Format(format!("{} data bytes for {count} values", data.len())));
-    }
-    let values: Vec<f64> = data[..count * width]
+    // Checked before anything is allocated: the header's claim is only a claim.
+    let bytes_needed = rows.checked_mul(cols).and_then(|c| c.checked_mul(width));
+    let Some(bytes_needed) = bytes_needed.filter(|&b| b <= data.len()) else {
+        return Err(NpyError::Format(format!(
+            "shape ({rows}, {cols}) of {width}-byte values needs {} data bytes, the file has {}",
+            bytes_needed.map_or_else(|| "more than 2^64".to_owned(), |b| b.to_string()),
+            data.len()
+        )));
+    };
+    let values: Vec<f64> = data[..bytes_needed]
         .chunks_exact(width)
         .map(|c| match width {
             4 => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),

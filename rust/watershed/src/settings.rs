@@ -4,8 +4,10 @@
 //! listed in [`KEYS`]. Every key is required, none has a default, an unknown key is an error
 //! naming the closest known key, and the loader reports every error in the file at once.
 
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
+use std::cell::RefCell;
 use std::fmt;
 
 /// Which group of the inspector (and of this file's docs) a key belongs to.
@@ -253,19 +255,22 @@ impl WorldCatalog {
     /// Parses and validates a whole worlds file.
     ///
     /// # Errors
-    /// Every problem in the file — JSON syntax, unknown or missing keys, wrong types,
-    /// out-of-range values, duplicate names — one [`ConfigError`] each.
+    /// Every problem in the file — JSON syntax, a key written twice in one object, unknown
+    /// or missing keys, wrong types, out-of-range values, duplicate names — one
+    /// [`ConfigError`] each (a syntax error or a repeated key stops the reading: one error).
+    /// Nesting deeper than 128 levels is a syntax error, never a stack overflow.
     pub fn from_json(text: &str) -> Result<Self, ConfigErrors> {
-        let root: Value = serde_json::from_str(text).map_err(|e| {
-            ConfigErrors(vec![ConfigError { path: String::new(), message: format!("not valid JSON: {e}") }])
-        })?;
+        let root = parse_strict(text)?;
         let mut errors = Vec::new();
         let list = match &root {
             Value::Object(top) => {
                 for k in top.keys().filter(|k| *k != "worlds") {
                     errors.push(ConfigError {
                         path: k.clone(),
-                        message: format!("unknown top-level key '{k}'; the file holds only \"worlds\""),
+                        message: format!(
+                            "unknown top-level key '{}'; the file holds only \"worlds\"",
+                            short(k)
+                        ),
                     });
                 }
                 match top.get("worlds") {
@@ -332,6 +337,120 @@ impl WorldCatalog {
     }
 }
 
+/// Parses JSON text like `serde_json::from_str`, except that a key written twice in one
+/// object is an error naming its path (serde_json would keep the last one silently).
+fn parse_strict(text: &str) -> Result<Value, ConfigErrors> {
+    let repeated = RefCell::new(None);
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed = Strict { at: &JsonPath::Root, repeated: &repeated }.deserialize(&mut de).and_then(|v| {
+        de.end()?;
+        Ok(v)
+    });
+    parsed.map_err(|e| {
+        let (path, message) = match repeated.take() {
+            Some(path) => (path, e.to_string()),
+            None => (String::new(), format!("not valid JSON: {e}")),
+        };
+        ConfigErrors(vec![ConfigError { path, message }])
+    })
+}
+
+/// Where a value sits in the document, built only when an error needs it.
+enum JsonPath<'a> {
+    Root,
+    Index(&'a JsonPath<'a>, usize),
+    Key(&'a JsonPath<'a>, &'a str),
+}
+
+impl fmt::Display for JsonPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonPath::Root => Ok(()),
+            JsonPath::Index(up, i) => write!(f, "{up}[{i}]"),
+            JsonPath::Key(JsonPath::Root, k) => f.write_str(k),
+            JsonPath::Key(up, k) => write!(f, "{up}.{k}"),
+        }
+    }
+}
+
+/// One JSON value read into a [`Value`], refusing repeated keys (their path goes to
+/// `repeated`). serde_json's recursion limit still applies to every nested level.
+struct Strict<'a> {
+    at: &'a JsonPath<'a>,
+    repeated: &'a RefCell<Option<String>>,
+}
+
+impl<'de> DeserializeSeed<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Strict<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq
+            .next_element_seed(Strict { at: &JsonPath::Index(self.at, out.len()), repeated: self.repeated })?
+        {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let at = JsonPath::Key(self.at, &key);
+            if out.contains_key(&key) {
+                let path = at.to_string();
+                let message =
+                    format!("{}: key '{}' is written twice in one object", short(&path), short(&key));
+                self.repeated.replace(Some(path));
+                return Err(de::Error::custom(message));
+            }
+            let value = map.next_value_seed(Strict { at: &at, repeated: self.repeated })?;
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -344,7 +463,14 @@ fn kind(v: &Value) -> &'static str {
 }
 
 /// The known key closest to `unknown` by edit distance (ties: the earlier key).
+///
+/// # Complexity
+/// O(key length) with the length capped at 64 characters: no known key is near one longer.
 pub fn closest_key(unknown: &str) -> &'static str {
+    let unknown = match unknown.char_indices().nth(64) {
+        Some((end, _)) => &unknown[..end],
+        None => unknown,
+    };
     KEYS.iter()
         .map(|k| (strsim::levenshtein(unknown, k.name), k.name))
         .min_by_key(|(d, _)| *d)
@@ -413,7 +539,7 @@ impl Reader<'_> {
         match text.as_deref().map(|t| (Rgb::parse(t), t)) {
             Some((Some(c), _)) => c,
             Some((None, t)) => {
-                self.fail(key, format!("expected a colour \"#rrggbb\", got \"{t}\""));
+                self.fail(key, format!("expected a colour \"#rrggbb\", got \"{}\"", short(t)));
                 Rgb([0; 3])
             }
             None => Rgb([0; 3]),
@@ -424,7 +550,10 @@ impl Reader<'_> {
         match self.get(key).map(|v| (v.as_u64(), v.to_string())) {
             Some((Some(s), _)) => s,
             Some((None, got)) => {
-                self.fail(key, format!("expected a whole number in 0..=18446744073709551615, got {got}"));
+                self.fail(
+                    key,
+                    format!("expected a whole number in 0..=18446744073709551615, got {}", short(&got)),
+                );
                 0
             }
             None => 0,
@@ -437,7 +566,10 @@ impl Reader<'_> {
             Value::Null => None,
             Value::Object(o) => {
                 for k in o.keys().filter(|k| *k != "lat_deg" && *k != "lon_deg") {
-                    self.fail(key, format!("unknown key '{k}' in a place; expected lat_deg and lon_deg"));
+                    self.fail(
+                        key,
+                        format!("unknown key '{}' in a place; expected lat_deg and lon_deg", short(k)),
+                    );
                 }
                 let mut part = |name: &str| match o.get(name) {
                     Some(v) if v.is_number() => v.as_f64().unwrap_or(f64::NAN),
@@ -479,7 +611,7 @@ impl WorldSettings {
             }]));
         };
         let label = match object.get("name").and_then(Value::as_str) {
-            Some(n) => format!("world '{n}'"),
+            Some(n) => format!("world '{}'", short(n)),
             None => format!("world {path}"),
         };
         let mut r = Reader { object, label: label.clone(), path, errors: Vec::new() };
@@ -487,7 +619,11 @@ impl WorldSettings {
             if !KEYS.iter().any(|s| s.name == k) {
                 r.errors.push(ConfigError {
                     path: format!("{path}.{k}"),
-                    message: format!("{label}: unknown key '{k}'; did you mean '{}'?", closest_key(k)),
+                    message: format!(
+                        "{label}: unknown key '{}'; did you mean '{}'?",
+                        short(k),
+                        closest_key(k)
+                    ),
                 });
             }
         }
@@ -498,7 +634,10 @@ impl WorldSettings {
                 Some((f, _)) => *f,
                 None => {
                     let names: Vec<&str> = LookFamily::ALL.iter().map(|(_, n)| *n).collect();
-                    r.fail("look_family", format!("expected one of {}, got \"{n}\"", names.join(", ")));
+                    r.fail(
+                        "look_family",
+                        format!("expected one of {}, got \"{}\"", names.join(", "), short(n)),
+                    );
                     LookFamily::Temperate
                 }
             },
@@ -574,40 +713,44 @@ impl WorldSettings {
         check(
             !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
             "name",
-            format!("name must be lowercase letters, digits and '_', got \"{n}\""),
+            format!("name must be lowercase letters, digits and '_', got \"{}\"", short(n)),
         );
         let r = self.radius_m;
         check(
             in_range(r, 500.0, 1.0e6),
             "radius_m",
-            format!("radius_m must be within 500..=1000000, got {r}"),
+            format!("radius_m must be within 500..=1000000, got {}", Num(r)),
         );
         let max_relief = if r.is_finite() { (r / 10.0).max(10.0) } else { 1.0e5 };
         let relief = self.relief_m;
         check(
             in_range(relief, 10.0, max_relief),
             "relief_m",
-            format!("relief_m must be within 10..=radius_m/10 ({max_relief}), got {relief}"),
+            format!("relief_m must be within 10..=radius_m/10 ({}), got {}", Num(max_relief), Num(relief)),
         );
         let bound = if relief.is_finite() { relief.abs() } else { 0.0 };
         let sea = self.sea_level_m;
         check(
             in_range(sea, -bound, bound),
             "sea_level_m",
-            format!("sea_level_m must be within ±relief_m (±{bound}), got {sea}"),
+            format!("sea_level_m must be within ±relief_m (±{}), got {}", Num(bound), Num(sea)),
         );
         let crater = self.crater_depth_m;
         check(
             in_range(crater, 0.0, bound),
             "crater_depth_m",
-            format!("crater_depth_m must be within 0..=relief_m ({bound}), got {crater}"),
+            format!("crater_depth_m must be within 0..=relief_m ({}), got {}", Num(bound), Num(crater)),
         );
         let area = if r.is_finite() { 4.0 * std::f64::consts::PI * r * r } else { f64::INFINITY };
         let catchment = self.river_catchment_m2;
         check(
             catchment.is_finite() && catchment > 0.0 && catchment <= area,
             "river_catchment_m2",
-            format!("river_catchment_m2 must be above 0 and at most the planet's area ({area:.0}), got {catchment}"),
+            format!(
+                "river_catchment_m2 must be above 0 and at most the planet's area ({}), got {}",
+                Num(area.round()),
+                Num(catchment)
+            ),
         );
         let nodes = self.lattice_nodes;
         check(
@@ -619,42 +762,42 @@ impl WorldSettings {
         check(
             in_range(channel, 0.5, 100.0),
             "channel_depth_m",
-            format!("channel_depth_m must be within 0.5..=100, got {channel}"),
+            format!("channel_depth_m must be within 0.5..=100, got {}", Num(channel)),
         );
         let fill = self.river_fill;
         check(
             in_range(fill, 0.1, 0.95),
             "river_fill",
-            format!("river_fill must be within 0.1..=0.95, got {fill}"),
+            format!("river_fill must be within 0.1..=0.95, got {}", Num(fill)),
         );
         let lake = self.lake_min_depth_m;
         check(
             in_range(lake, 0.0, 100.0),
             "lake_min_depth_m",
-            format!("lake_min_depth_m must be within 0..=100, got {lake}"),
+            format!("lake_min_depth_m must be within 0..=100, got {}", Num(lake)),
         );
         if let Some(p) = self.lake_at {
             let (lat, lon) = (p.lat_deg, p.lon_deg);
             check(
                 in_range(lat, -90.0, 90.0),
                 "lake_at.lat_deg",
-                format!("lat_deg must be within -90..=90, got {lat}"),
+                format!("lat_deg must be within -90..=90, got {}", Num(lat)),
             );
             check(
                 in_range(lon, -180.0, 180.0),
                 "lake_at.lon_deg",
-                format!("lon_deg must be within -180..=180, got {lon}"),
+                format!("lon_deg must be within -180..=180, got {}", Num(lon)),
             );
         }
         let c = self.climate;
-        check(in_range(c, -1.0, 1.0), "climate", format!("climate must be within -1..=1, got {c}"));
+        check(in_range(c, -1.0, 1.0), "climate", format!("climate must be within -1..=1, got {}", Num(c)));
         let s = self.look.snow_line;
-        check(in_range(s, 0.0, 1.0), "snow_line", format!("snow_line must be within 0..=1, got {s}"));
+        check(in_range(s, 0.0, 1.0), "snow_line", format!("snow_line must be within 0..=1, got {}", Num(s)));
         let cl = self.look.cliff_slope_deg;
         check(
             in_range(cl, 5.0, 85.0),
             "cliff_slope_deg",
-            format!("cliff_slope_deg must be within 5..=85, got {cl}"),
+            format!("cliff_slope_deg must be within 5..=85, got {}", Num(cl)),
         );
         errors
     }
@@ -704,6 +847,33 @@ impl WorldSettings {
     /// SHA-256 (hex) of the world's canonical JSON (keys sorted, shortest round-trip floats).
     pub fn digest(&self) -> String {
         hex(&Sha256::digest(self.to_value().to_string().as_bytes()))
+    }
+}
+
+/// A number as a message shows it: plain where that is short (`-900`, `0.95`), in
+/// exponent form where plain would run to hundreds of digits (`1e308`, `5e-324`).
+pub(crate) struct Num(pub f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() || (1e-4..1e16).contains(&x.abs()) {
+            write!(f, "{x}")
+        } else {
+            write!(f, "{x:e}")
+        }
+    }
+}
+
+/// Text from the file as a message quotes it: whole up to 64 characters, else its first 48
+/// and its length, so a megabyte-long key or colour does not become a megabyte-long error.
+fn short(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= 64 {
+        text.to_owned()
+    } else {
+        let head: String = text.chars().take(48).collect();
+        format!("{head}… ({count} characters)")
     }
 }
 

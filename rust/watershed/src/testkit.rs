@@ -8,6 +8,9 @@ pub const SHIPPED_WORLDS: &str = include_str!("../../../worlds.json");
 /// The small, quick world every test reaches for first (2 km radius, every subsystem on).
 pub const QUICK_WORLD: &str = "pebble";
 
+/// The seed of every fuzz test's mutator: the same hostile inputs on every run.
+pub const FUZZ_SEED: u64 = 0x5EED_F022;
+
 /// The shipped catalogue.
 ///
 /// # Panics
