@@ -27,18 +27,42 @@ pub struct Sizes {
     pub grid: usize,
     /// Runs; medians are reported.
     pub runs: usize,
+    /// Memory a solve may use, bytes (`None`: unknown).
+    pub available_bytes: Option<u64>,
 }
 
 /// Runs the benchmark for `stage` and prints its figures.
-pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) {
+///
+/// # Errors
+/// When the stage's solve would not fit in `sizes.available_bytes`.
+pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), String> {
     let runs = sizes.runs.max(1);
+    let fits = |w: &WorldSettings| {
+        watershed::check_solve_memory_with(w, sizes.available_bytes).map(|_| ()).map_err(|e| e.to_string())
+    };
     match stage {
         Stage::Height => height(world, sizes.samples.unwrap_or(200_000).max(1), runs),
-        Stage::Drainage => drainage(world, sizes.samples.unwrap_or(world.lattice_nodes), runs),
-        Stage::Grid => grid(world, sizes.grid.max(2), runs),
-        Stage::Carve => carve(world, runs),
-        Stage::Water => water(world, runs),
+        Stage::Drainage => {
+            let mut settings = world.clone();
+            settings.lattice_nodes = sizes.samples.unwrap_or(world.lattice_nodes).max(16);
+            fits(&settings)?;
+            drainage(&settings, runs);
+        }
+        Stage::Grid => {
+            let edge = sizes.grid.max(2);
+            watershed::check_grid_memory(edge, edge, sizes.available_bytes).map_err(|e| e.to_string())?;
+            grid(world, edge, runs);
+        }
+        Stage::Carve => {
+            fits(world)?;
+            carve(world, runs);
+        }
+        Stage::Water => {
+            fits(world)?;
+            water(world, runs);
+        }
     }
+    Ok(())
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -82,9 +106,8 @@ fn peak_rss_bytes() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
-    let mut settings = world.clone();
-    settings.lattice_nodes = nodes.max(16);
+/// The whole solve of `settings` (its `lattice_nodes` set by `--samples`), `runs` times.
+fn drainage(settings: &WorldSettings, runs: usize) {
     let before = peak_rss_bytes();
     let mut totals = Vec::new();
     let mut solves = Vec::new();
@@ -92,7 +115,7 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
     let mut stats = None;
     for _ in 0..runs {
         let t = Instant::now();
-        let solved = World::build(&settings);
+        let solved = World::build(settings);
         totals.push(t.elapsed().as_secs_f64() * 1e3);
         solves.push(
             solved
@@ -112,7 +135,7 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
     }
     let peak = peak_rss_bytes();
     let lattice = watershed::FibonacciLattice::new(settings.lattice_nodes.max(16), settings.radius_m);
-    let probes = watershed::random_directions(world.seed, 200_000);
+    let probes = watershed::random_directions(settings.seed, 200_000);
     let t = Instant::now();
     let mut hits = 0usize;
     for &d in &probes {
@@ -122,7 +145,7 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
     let lookups = probes.len() as f64 / t.elapsed().as_secs_f64();
     println!(
         "drainage  world {}  {} nodes  {} threads  {} runs (median)",
-        world.name,
+        settings.name,
         settings.lattice_nodes,
         rayon::current_num_threads(),
         runs
@@ -136,6 +159,14 @@ fn drainage(world: &WorldSettings, nodes: usize, runs: usize) {
         peak as f64 / 1048576.0,
         peak.saturating_sub(before) as f64 / settings.lattice_nodes as f64,
         before as f64 / 1048576.0
+    );
+    let estimate = watershed::estimate_solve(settings);
+    println!(
+        "drainage  estimated before the solve: {:.1} MiB, {:.1} s on two cores ({} reaches, {} bed pieces)",
+        estimate.bytes as f64 / 1048576.0,
+        estimate.seconds,
+        estimate.reaches,
+        estimate.bed_pieces
     );
     println!("drainage  nearest_node: {lookups:.0} lookups/s (one thread)");
     if let Some(s) = stats {

@@ -39,17 +39,37 @@ pub fn sphere(world: &WorldSettings, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Drains the heightmap at `dem` and writes filled, receivers, accum and lake_id into `out`.
-pub fn grid(dem: &Path, cell_m: f64, options: &GridOptions, out: &Path) -> Result<(), String> {
-    if !(cell_m.is_finite() && cell_m > 0.0) {
-        return Err(format!("--cell-m must be a positive number of metres, got {cell_m}"));
-    }
-    if options.sea_level_m.is_some_and(|s| !s.is_finite()) {
-        return Err("--sea-level must be a finite number of metres".into());
-    }
-    let bytes = std::fs::read(dem).map_err(|e| format!("cannot read {}: {e}", dem.display()))?;
+/// Bytes of memory per byte of heightmap file: the file itself, its values widened to f64
+/// and the drainage of every cell, for a file of 4-byte values (the densest).
+const MEMORY_PER_FILE_BYTE: u64 = watershed::GRID_BYTES_PER_CELL / 4;
+/// The largest heightmap file read when the machine's memory is unknown.
+const MAX_DEM_FILE_BYTES: u64 = 16 << 30;
+
+/// Drains the heightmap at `dem` and writes filled, receivers, accum and lake_id into `out`,
+/// refusing a heightmap whose drainage would need more than `available_bytes` of memory.
+/// `cell_m` and `options` are checked by the argument parser.
+pub fn grid(
+    dem: &Path,
+    cell_m: f64,
+    options: &GridOptions,
+    out: &Path,
+    available_bytes: Option<u64>,
+) -> Result<(), String> {
+    let limit = available_bytes.map_or(MAX_DEM_FILE_BYTES, |a| a / MEMORY_PER_FILE_BYTE);
+    let bytes = crate::read_bounded(dem, limit, "a heightmap this machine can drain")?;
     let array = read_array2(&bytes).map_err(|e| format!("{}: {e}", dem.display()))?;
-    let grid = Grid { width: array.cols, height: array.rows, cell_m };
+    drop(bytes);
+    let (rows, cols) = (array.rows, array.cols);
+    watershed::check_grid_memory(rows, cols, available_bytes)
+        .map_err(|e| format!("{}: {e}", dem.display()))?;
+    if rows * cols > u32::MAX as usize {
+        return Err(format!(
+            "{}: {rows} x {cols} cells; at most {} cells can drain",
+            dem.display(),
+            u32::MAX
+        ));
+    }
+    let grid = Grid { width: cols, height: rows, cell_m };
     let t = std::time::Instant::now();
     let d = drain_grid(&grid, &array.data, options);
     let solve_ms = t.elapsed().as_secs_f64() * 1e3;

@@ -1,13 +1,16 @@
 //! `watershed`: generate, render, check, digest and benchmark worlds without Godot.
 //!
 //! Each command is the same shape: arguments → settings → core → files or lines on stdout.
-//! Errors are one clear line on stderr and a non-zero exit.
+//! Errors are one clear line on stderr and a non-zero exit. Every numeric flag is checked
+//! against its range before anything runs, and every command that solves a world or a
+//! heightmap first checks that its estimated memory fits what the machine has available.
 
 mod bench;
 mod export;
 mod generate;
 
 use clap::{Parser, Subcommand};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use watershed::{WorldCatalog, WorldSettings};
@@ -15,9 +18,15 @@ use watershed::{WorldCatalog, WorldSettings};
 #[derive(Parser)]
 #[command(name = "watershed", version, about = "Planets whose water obeys real hydrology")]
 struct Cli {
+    /// Memory a solve may use, MiB [default: what the machine has available now].
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    memory_mib: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
+
+/// The largest worlds file read: the shipped one is ten kilobytes.
+const MAX_WORLDS_FILE_BYTES: u64 = 64 << 20;
 
 #[derive(Subcommand)]
 enum Command {
@@ -32,12 +41,12 @@ enum Command {
         /// Output folder [default: out/<world>].
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Width of the equirectangular map in pixels (height is half).
-        #[arg(long, default_value_t = 2048)]
-        map_width: usize,
-        /// Width and height of the globe picture in pixels.
-        #[arg(long, default_value_t = 1024)]
-        globe_size: usize,
+        /// Width of the equirectangular map in pixels, 2..=16384 (height is half).
+        #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(2..=16384))]
+        map_width: u32,
+        /// Width and height of the globe picture in pixels, 2..=8192.
+        #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(2..=8192))]
+        globe_size: u32,
     },
     /// Validate a worlds file and print every error.
     Check {
@@ -71,17 +80,17 @@ enum Command {
         /// The heightmap, metres.
         #[arg(long)]
         dem: PathBuf,
-        /// Cell edge length, metres.
-        #[arg(long, default_value_t = 1.0)]
+        /// Cell edge length, metres (0.001..=100000).
+        #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = cell_m)]
         cell_m: f64,
-        /// Cells strictly under this height are sea (outlets).
-        #[arg(long, allow_negative_numbers = true)]
+        /// Cells strictly under this height are sea (outlets), metres (±10000000).
+        #[arg(long, allow_negative_numbers = true, value_parser = sea_level)]
         sea_level: Option<f64>,
         /// Make the map edge an outlet.
         #[arg(long)]
         edge_outlets: bool,
-        /// A depression filled deeper than this is a lake, metres.
-        #[arg(long, default_value_t = 1.4)]
+        /// A depression filled deeper than this is a lake, metres (0..=10000).
+        #[arg(long, default_value_t = 1.4, allow_negative_numbers = true, value_parser = lake_min_depth)]
         lake_min_depth: f64,
         /// Output folder.
         #[arg(long)]
@@ -125,40 +134,55 @@ enum Command {
         /// The worlds file.
         #[arg(long, default_value = "worlds.json")]
         worlds: PathBuf,
-        /// Evaluations per run (height) or lattice nodes (drainage) [default: 200000 for
-        /// height, the world's lattice_nodes for drainage].
-        #[arg(long)]
-        samples: Option<usize>,
-        /// Grid edge in cells (grid).
-        #[arg(long, default_value_t = 2113)]
-        grid: usize,
-        /// Runs; the median is reported.
-        #[arg(long, default_value_t = 7)]
-        runs: usize,
+        /// Evaluations per run (height) or lattice nodes (drainage), 16..=16000000
+        /// [default: 200000 for height, the world's lattice_nodes for drainage].
+        #[arg(long, value_parser = clap::value_parser!(u32).range(16..=16_000_000))]
+        samples: Option<u32>,
+        /// Grid edge in cells (grid), 2..=16384.
+        #[arg(long, default_value_t = 2113, value_parser = clap::value_parser!(u32).range(2..=16384))]
+        grid: u32,
+        /// Runs, 1..=1000; the median is reported.
+        #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        runs: u32,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let memory = Memory(match (watershed::available_memory_bytes(), cli.memory_mib.map(|m| m << 20)) {
+        (Some(a), Some(cap)) => Some(a.min(cap)),
+        (a, cap) => a.or(cap),
+    });
     let result = match cli.command {
         Command::Generate { world, worlds, out, map_width, globe_size } => {
             let out = out.unwrap_or_else(|| Path::new("out").join(&world));
-            load_world(&worlds, &world)
-                .and_then(|w| generate::run(&w, &out, generate::Sizes { map_width, globe_size }))
+            let sizes = generate::Sizes { map_width: map_width as usize, globe_size: globe_size as usize };
+            memory.load(&worlds, &world).and_then(|w| {
+                memory.fits_pictures(&w, &sizes)?;
+                generate::run(&w, &out, sizes)
+            })
         }
         Command::Check { file } => return check(&file),
-        Command::Probe { world, all: _, worlds } => return probe(&worlds, world.as_deref()),
-        Command::Digest { world, worlds } => load_world(&worlds, &world).map(|w| digest(&w)),
+        Command::Probe { world, all: _, worlds } => return probe(&worlds, world.as_deref(), memory),
+        Command::Digest { world, worlds } => memory.load(&worlds, &world).map(|w| digest(&w)),
         Command::Bench { stage, world, worlds, samples, grid, runs } => {
-            load_world(&worlds, &world).map(|w| bench::run(stage, &w, bench::Sizes { samples, grid, runs }))
+            load_world(&worlds, &world).and_then(|w| {
+                let sizes = bench::Sizes {
+                    samples: samples.map(|s| s as usize),
+                    grid: grid as usize,
+                    runs: runs as usize,
+                    available_bytes: memory.0,
+                };
+                bench::run(stage, &w, sizes)
+            })
         }
         Command::Section { world, worlds, reach, out } => {
             let out =
                 out.unwrap_or_else(|| Path::new("out").join(&world).join(format!("section-{reach}.png")));
-            load_world(&worlds, &world).and_then(|w| generate::section(&w, reach, &out))
+            memory.load(&worlds, &world).and_then(|w| generate::section(&w, reach, &out))
         }
         Command::Export { world, worlds, out } => {
-            load_world(&worlds, &world).and_then(|w| export::sphere(&w, &out))
+            memory.load(&worlds, &world).and_then(|w| export::sphere(&w, &out))
         }
         Command::GridDrain { dem, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
             let options = watershed::GridOptions {
@@ -166,7 +190,7 @@ fn main() -> ExitCode {
                 edge_outlets,
                 lake_min_depth_m: lake_min_depth,
             };
-            export::grid(&dem, cell_m, &options, &out)
+            export::grid(&dem, cell_m, &options, &out, memory.0)
         }
     };
     match result {
@@ -178,8 +202,83 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--cell-m`: a cell edge from a millimetre to 100 km.
+fn cell_m(text: &str) -> Result<f64, String> {
+    metres_within(text, 1e-3, 1e5)
+}
+
+/// `--sea-level`: any height a heightmap could hold.
+fn sea_level(text: &str) -> Result<f64, String> {
+    metres_within(text, -1e7, 1e7)
+}
+
+/// `--lake-min-depth`: from no depth to ten kilometres.
+fn lake_min_depth(text: &str) -> Result<f64, String> {
+    metres_within(text, 0.0, 1e4)
+}
+
+/// A finite number of metres within `lo..=hi`; the error states the range and the value.
+fn metres_within(text: &str, lo: f64, hi: f64) -> Result<f64, String> {
+    let x: f64 = text.trim().parse().map_err(|_| format!("expected a number of metres, got '{text}'"))?;
+    if x.is_finite() && (lo..=hi).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("must be within {lo}..={hi} metres, got {}", text.trim()))
+    }
+}
+
+/// Memory a solve may use, bytes (`None`: unknown, nothing is refused).
+#[derive(Clone, Copy)]
+struct Memory(Option<u64>);
+
+impl Memory {
+    /// [`load_world`], then refuses a world whose solve would not fit in memory.
+    fn load(self, path: &Path, name: &str) -> Result<WorldSettings, String> {
+        let world = load_world(path, name)?;
+        watershed::check_solve_memory_with(&world, self.0).map_err(|e| e.to_string())?;
+        Ok(world)
+    }
+
+    /// Refuses pictures that would not fit beside `world`'s solve: the map holds a height
+    /// (8 bytes) and a colour (3) per pixel, the globe a colour.
+    fn fits_pictures(self, world: &WorldSettings, sizes: &generate::Sizes) -> Result<(), String> {
+        let (map, globe) = (sizes.map_width as u64, sizes.globe_size as u64);
+        let needed = watershed::estimated_solve_bytes(world) + map * (map / 2) * 11 + globe * globe * 3;
+        match self.0 {
+            Some(available) if needed > available => Err(format!(
+                "world '{}': lattice_nodes {} with a {map}-pixel map and a {globe}-pixel globe needs about {} \
+                 to solve and draw; this machine has {} available",
+                world.name,
+                world.lattice_nodes,
+                watershed::human_bytes(needed),
+                watershed::human_bytes(available)
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The whole of `path` as bytes, refusing more than `limit` bytes (a device such as
+/// `/dev/zero` never ends) with a message naming the limit.
+pub(crate) fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "{} is larger than {}, too large for {what}",
+            path.display(),
+            watershed::human_bytes(limit)
+        ));
+    }
+    Ok(bytes)
+}
+
 fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    let bytes = read_bounded(path, MAX_WORLDS_FILE_BYTES, "a worlds file")?;
+    String::from_utf8(bytes).map_err(|e| format!("cannot read {}: not UTF-8 text ({e})", path.display()))
 }
 
 /// Loads one world by name; the error names the file and, for an unknown world, the choices.
@@ -230,7 +329,7 @@ fn digest(world: &WorldSettings) {
     println!("water       {}", solved.water_digest());
 }
 
-fn probe(path: &Path, only: Option<&str>) -> ExitCode {
+fn probe(path: &Path, only: Option<&str>, memory: Memory) -> ExitCode {
     let text = match read(path) {
         Ok(t) => t,
         Err(e) => {
@@ -251,6 +350,19 @@ fn probe(path: &Path, only: Option<&str>) -> ExitCode {
         println!("{line}");
     }
     for world in worlds.iter().filter(|w| only.is_none_or(|n| n == w.name)) {
+        if let Err(e) = watershed::check_solve_memory_with(world, memory.0) {
+            let refused = watershed::ProbeLine {
+                name: format!("{}/memory", world.name),
+                value: watershed::human_bytes(e.needed_bytes),
+                verdict: watershed::Verdict::Fail(format!(
+                    "expected at most the {} available",
+                    watershed::human_bytes(e.available_bytes)
+                )),
+            };
+            println!("{refused}");
+            lines.push(refused);
+            continue;
+        }
         let found = watershed::world_probes(world);
         for line in &found {
             println!("{line}");

@@ -3,7 +3,9 @@
 //! Every point drains to a strictly lower neighbour or is a sink. The stages, in the order
 //! data flows through them:
 //!
-//! 1. **settings** — `worlds.json`, read strictly into [`WorldSettings`] ([`WorldCatalog`]).
+//! 1. **settings** — `worlds.json`, read strictly into [`WorldSettings`] ([`WorldCatalog`]);
+//!    **budget** — what its solve will cost ([`estimate_solve`]) and the check that refuses
+//!    a world this machine cannot hold ([`check_solve_memory`]), before any stage runs.
 //! 2. **height** — [`PlanetHeight`]: metres above the datum for any direction.
 //! 3. **lattice / grid** — [`FibonacciLattice`] on the sphere, [`Grid`] for heightmaps; both
 //!    are a [`Topology`] to the solver.
@@ -28,6 +30,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod budget;
 mod carve;
 mod digest;
 mod drainage;
@@ -51,6 +54,11 @@ mod water;
 mod waves;
 mod world;
 
+pub use budget::{
+    available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
+    estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,
+    GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
+};
 pub use carve::{
     nearer_bed_wins, profile_at, Carve, CarveStats, Reach, ReachEnd, ReachId, BED_STEP_M, FALL_DROP_M,
     MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
