@@ -7,12 +7,14 @@
 //! outlet); depressions deeper than the minimum become lakes unless their level is under the
 //! sea's storm crest, which makes them bays; flow accumulates area in topological order.
 
+use crate::cancel;
 use crate::settings::WorldSettings;
 use crate::topology::{NodeId, Topology};
 use crate::waves::SeaState;
 use rayon::prelude::*;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, VecDeque};
+use std::sync::atomic::AtomicBool;
 
 /// Where a node's water goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,8 +190,14 @@ struct Flood {
     routing: Vec<f64>,
 }
 
-/// Priority flood (Barnes et al. 2014, with the ulp ramp) from the outlet nodes.
-fn flood<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Flood {
+/// Priority flood (Barnes et al. 2014, with the ulp ramp) from the outlet nodes; `None` once
+/// `cancel` is set (read every [`CHECK_EVERY`](cancel::CHECK_EVERY) nodes).
+fn flood<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    cancel: &AtomicBool,
+) -> Option<Flood> {
     let n = topo.len();
     let mut outlet: Vec<Option<Outlet>> = (0..n)
         .map(|i| {
@@ -216,7 +224,10 @@ fn flood<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Flo
         }
     }
     let mut pit = VecDeque::new();
-    loop {
+    for visited in 0.. {
+        if visited % cancel::CHECK_EVERY == 0 && cancel::requested(cancel) {
+            return None;
+        }
         let c = match pit.pop_front() {
             Some(c) => c,
             None => match heap.pop() {
@@ -238,7 +249,7 @@ fn flood<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Flo
             }
         }
     }
-    Flood { outlet, filled, routing }
+    Some(Flood { outlet, filled, routing })
 }
 
 /// The lowest strictly lower neighbour on the routing surface, ties by index.
@@ -263,10 +274,28 @@ fn lowest_lower<T: Topology>(topo: &T, routing: &[f64], i: usize) -> Option<usiz
 /// # Complexity
 /// O(N log N) for the flood's heap, O(N) for everything else.
 pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Drainage {
+    match solve_cancellable(topo, heights, params, &AtomicBool::new(false)) {
+        Some(drainage) => drainage,
+        None => unreachable!("nothing sets the flag"),
+    }
+}
+
+/// [`solve`] that gives up, returning `None`, once `cancel` is set: read between its stages
+/// and every 65,536 nodes of the priority flood.
+///
+/// # Panics
+/// If `heights.len() != topo.len()`.
+pub fn solve_cancellable<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    cancel: &AtomicBool,
+) -> Option<Drainage> {
     assert_eq!(heights.len(), topo.len(), "one height per node");
+    let go_on = || (!cancel::requested(cancel)).then_some(());
     let n = topo.len();
     let mut clock = Stopwatch::start();
-    let Flood { outlet, filled, routing } = flood(topo, heights, params);
+    let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
     clock.lap("flood");
     let mut receivers: Vec<Outlet> = (0..n)
         .into_par_iter()
@@ -280,6 +309,7 @@ pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
         .collect();
     drop(outlet);
     clock.lap("receivers");
+    go_on()?;
     let mut kind: Vec<NodeKind> =
         receivers.iter().map(|o| if *o == Outlet::Sea { NodeKind::Sea } else { NodeKind::Land }).collect();
     let mut water_level_m: Vec<f64> = (0..n)
@@ -291,6 +321,7 @@ pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
     let (lake_id, lakes, bays) =
         depressions(topo, heights, &filled, &mut receivers, &mut kind, &mut water_level_m, params);
     clock.lap("lakes");
+    go_on()?;
     let order = topological_order(&receivers);
     let mut catchment_m2: Vec<f64> = (0..n).map(|i| topo.area_m2(i)).collect();
     for &i in &order {
@@ -338,7 +369,7 @@ pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
     stats.no_path = n - order.len();
     stats.max_strahler = strahler.iter().copied().max().unwrap_or(0);
     clock.lap("rivers");
-    Drainage {
+    Some(Drainage {
         receivers,
         filled_m: filled,
         routing_m: routing,
@@ -351,7 +382,7 @@ pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
         mouths,
         stats,
         timings_ms: clock.laps,
-    }
+    })
 }
 
 /// Lap times of the stages of one solve.

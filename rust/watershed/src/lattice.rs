@@ -5,10 +5,12 @@
 //! depend only on latitude. Each point keeps its six nearest such candidates; the lists are
 //! then made symmetric (if a keeps b, b gets a), so no one-sided list leaves a false sink.
 
+use crate::cancel;
 use crate::sphere;
 use crate::topology::{NodeId, Topology};
 use glam::DVec3;
 use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 
 /// Golden ratio.
 const PHI: f64 = 1.618_033_988_749_895;
@@ -31,13 +33,29 @@ impl FibonacciLattice {
     /// # Complexity
     /// O(n): twelve candidate distances per point, then a counting pass for symmetry.
     pub fn new(n: usize, radius_m: f64) -> Self {
+        match Self::new_cancellable(n, radius_m, &AtomicBool::new(false)) {
+            Some(lattice) => lattice,
+            None => unreachable!("nothing sets the flag"),
+        }
+    }
+
+    /// [`FibonacciLattice::new`] that gives up, returning `None`, once `cancel` is set (read
+    /// every 65,536 nodes of the neighbour search).
+    pub fn new_cancellable(n: usize, radius_m: f64, cancel: &AtomicBool) -> Option<Self> {
         let n = n.max(16);
         let positions: Vec<DVec3> = (0..n).into_par_iter().map(|i| sphere::fibonacci(i, n)).collect();
         let fib = fibonacci_numbers(n);
-        let picks: Vec<[u32; PICKS]> = (0..n).into_par_iter().map(|i| pick(&positions, &fib, i)).collect();
+        let mut picks: Vec<[u32; PICKS]> = Vec::with_capacity(n);
+        for start in (0..n).step_by(cancel::CHECK_EVERY) {
+            if cancel::requested(cancel) {
+                return None;
+            }
+            let end = (start + cancel::CHECK_EVERY).min(n);
+            picks.par_extend((start..end).into_par_iter().map(|i| pick(&positions, &fib, i)));
+        }
         let (offsets, neighbors) = symmetric_csr(&picks);
         let area_m2 = 4.0 * std::f64::consts::PI * radius_m * radius_m / n as f64;
-        FibonacciLattice { positions, offsets, neighbors, area_m2 }
+        Some(FibonacciLattice { positions, offsets, neighbors, area_m2 })
     }
 
     /// Unit position of every node.

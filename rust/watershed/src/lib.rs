@@ -31,6 +31,7 @@
 #![forbid(unsafe_code)]
 
 mod budget;
+mod cancel;
 mod carve;
 mod digest;
 mod drainage;
@@ -64,7 +65,9 @@ pub use carve::{
     MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
 };
 pub use digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
-pub use drainage::{solve, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet};
+pub use drainage::{
+    solve, solve_cancellable, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet,
+};
 pub use glam::DVec3;
 pub use grid::{drain_grid, Grid, GridOptions};
 pub use height::PlanetHeight;

@@ -1,5 +1,6 @@
 //! One planet, solved: settings → ground field → lattice → heights → drainage.
 
+use crate::cancel;
 use crate::carve::{Carve, CarveStats, ReachEnd};
 use crate::digest::digest_f64;
 use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
@@ -11,7 +12,7 @@ use crate::water::WaterTable;
 use glam::DVec3;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 /// A world's ground and drainage on its Fibonacci lattice.
 #[derive(Debug, Clone)]
@@ -54,33 +55,37 @@ impl World {
         }
     }
 
-    /// [`World::build_with_progress`] that gives up, returning `None`, as soon as `cancel`
-    /// is set: it is read before every stage, so a superseded build stops within one stage.
+    /// [`World::build_with_progress`] that gives up, returning `None`, soon after `cancel`
+    /// is set: it is read between stages and every 65,536 nodes inside the lattice, height
+    /// and flood loops, so a superseded build stops within a fraction of a stage.
     pub fn build_cancellable(
         settings: &WorldSettings,
         progress: &(dyn Fn(&'static str, f64) + Sync),
         cancel: &AtomicBool,
     ) -> Option<Self> {
-        let go_on = || !cancel.load(Ordering::Relaxed);
+        let go_on = || (!cancel::requested(cancel)).then_some(());
         let mut clock = Stopwatch::start();
         let planet = PlanetHeight::new(settings);
-        let lattice = FibonacciLattice::new(settings.lattice_nodes, settings.radius_m);
+        let lattice = FibonacciLattice::new_cancellable(settings.lattice_nodes, settings.radius_m, cancel)?;
         clock.lap("lattice");
         progress("lattice", 0.15);
-        go_on().then_some(())?;
-        let heights = planet.heights(lattice.positions());
+        let mut heights = Vec::with_capacity(lattice.positions().len());
+        for chunk in lattice.positions().chunks(cancel::CHECK_EVERY) {
+            go_on()?;
+            heights.extend(planet.heights(chunk));
+        }
         clock.lap("heights");
         progress("heights", 0.45);
-        go_on().then_some(())?;
-        let drainage = drainage::solve(&lattice, &heights, &DrainageParams::for_world(settings));
+        let params = DrainageParams::for_world(settings);
+        let drainage = drainage::solve_cancellable(&lattice, &heights, &params, cancel)?;
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
         progress("drainage", 0.6);
-        go_on().then_some(())?;
+        go_on()?;
         let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
         clock.lap("carve");
         progress("carve", 0.8);
-        go_on().then_some(())?;
+        go_on()?;
         let mut world = World {
             settings: settings.clone(),
             planet,

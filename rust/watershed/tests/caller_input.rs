@@ -59,3 +59,16 @@ fn a_cancelled_build_stops_and_an_uncancelled_one_matches_build() {
     let built = World::build_cancellable(&settings, &|_, _| {}, &never).expect("not cancelled");
     assert_eq!(built.drainage.receivers, World::build(&settings).drainage.receivers);
 }
+
+#[test]
+fn the_long_loops_give_up_once_the_flag_is_set() {
+    let set = AtomicBool::new(true);
+    assert!(watershed::FibonacciLattice::new_cancellable(200_000, 1000.0, &set).is_none());
+    let lattice = watershed::FibonacciLattice::new(2_000, 1000.0);
+    let heights: Vec<f64> = lattice.positions().iter().map(|p| p.y * 100.0).collect();
+    let params = watershed::DrainageParams::for_world(&world(QUICK_WORLD));
+    assert!(watershed::solve_cancellable(&lattice, &heights, &params, &set).is_none());
+    let unset = AtomicBool::new(false);
+    let solved = watershed::solve_cancellable(&lattice, &heights, &params, &unset).expect("not cancelled");
+    assert_eq!(solved.receivers, watershed::solve(&lattice, &heights, &params).receivers);
+}
