@@ -34,6 +34,7 @@ func _ready() -> void:
 			_world_picker.add_item(world_name)
 	_world_picker.item_selected.connect(_on_world_selected)
 	_place_picker.item_selected.connect(_on_place_selected)
+	_solver.estimated.connect(_on_estimated)
 	_solver.progress.connect(_on_progress)
 	_solver.solved.connect(_on_solved)
 	pick_world("home")
@@ -66,6 +67,10 @@ func _on_world_selected(index: int) -> void:
 
 func _on_place_selected(index: int) -> void:
 	teleport(_place_picker.get_item_text(index))
+
+
+func _on_estimated(bytes: int, seconds: float) -> void:
+	_status.text = "solving: about %s, %.1f s" % [String.humanize_size(bytes), seconds]
 
 
 func _on_progress(stage: String, fraction: float) -> void:

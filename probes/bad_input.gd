@@ -124,9 +124,75 @@ func _run() -> void:
 		"WatershedVoxel.sdf_at(nan)",
 		func() -> float: return WatershedVoxel.sdf_at(handle, Vector3(NAN, 0, 0))
 	)
+	await _nodes_and_resources(solver)
 	var alive := solver.is_solved() and not is_nan(planet.height_at(Vector3.UP))
 	_lib.check("bad_input/engine_alive", alive, alive, "still answering")
 	_lib.finish(self)
+
+
+## The classes around the solve: catalogs, settings, nodes without what they read, a reader
+## whose solver was freed, and the quiet answers before a first solve.
+func _nodes_and_resources(solver: DrainageSolver) -> void:
+	var catalog := WorldCatalog.new()
+	_is(
+		"WorldCatalog.load(missing file)",
+		func() -> Variant: return catalog.load("res://nope.json"),
+		false
+	)
+	var shipped := WorldCatalog.new()
+	shipped.load("")
+	_is("WorldCatalog.get_world(unknown)", func() -> Variant: return shipped.get_world("nope"), null)
+	var settings := shipped.get_world("pebble")
+	settings.radius_m = NAN
+	var problems := settings.validate()
+	_lib.check("bad_input/WorldSettings.validate(nan)", problems.size() > 0, problems, "problems")
+	var bare := PlanetHeight.new()
+	root.add_child(bare)
+	_nan("PlanetHeight.height_at(no settings)", func() -> float: return bare.height_at(Vector3.UP))
+	bare.settings = settings
+	_nan(
+		"PlanetHeight.height_at(invalid settings)",
+		func() -> float: return bare.height_at(Vector3.UP)
+	)
+	# The NaN edit reaches the planet at the end of the frame: one rebuild, one error.
+	_lib.begin_expected("bad_input/edit_rebuilds_once")
+	await process_frame
+	await process_frame
+	_lib.end_expected("bad_input/edit_rebuilds_once", 1)
+	var lone := DrainageSolver.new()
+	lone.auto_solve = false
+	root.add_child(lone)
+	_is("DrainageSolver.solve(no planet)", func() -> Variant: return lone.solve(), false)
+	var carver := ReachCarver.new()
+	carver.solver = solver
+	root.add_child(carver)
+	_empty("ReachCarver.reach_points(-1)", func() -> int: return carver.reach_points(-1).size())
+	_empty(
+		"ReachCarver.reach_points(huge)",
+		func() -> int: return carver.reach_points(1 << 40).size()
+	)
+	# Before a first solve every query answers empty, quietly: a game polls while it streams.
+	var idle := WaterTable.new()
+	idle.solver = lone
+	root.add_child(idle)
+	_lib.begin_expected("bad_input/before_solve")
+	var quiet := [
+		is_nan(idle.level_at(Vector3.UP)), not idle.is_underwater(Vector3.UP * 10000.0),
+		idle.submersion(PackedVector3Array([Vector3.UP]), 0.0).is_empty(),
+		lone.positions().is_empty(), lone.nearest_node(Vector3.UP) == -1,
+		is_nan(lone.ground_at(Vector3.UP)), lone.stats().is_empty()
+	]
+	_lib.end_expected("bad_input/before_solve", 0)
+	_lib.check("bad_input/before_solve", not quiet.has(false), quiet, "all empty, no errors")
+	var doomed := DrainageSolver.new()
+	doomed.auto_solve = false
+	root.add_child(doomed)
+	idle.solver = doomed
+	doomed.free()
+	_nan("WaterTable.level_at(freed solver)", func() -> float: return idle.level_at(Vector3.UP))
+	for node: Node in [bare, lone, carver, idle]:
+		node.queue_free()
+	await process_frame
 
 
 ## Runs `call` between EXPECT markers for exactly one error line; returns its value.

@@ -83,6 +83,17 @@ impl INode for DrainageSolver {
     }
 }
 
+/// The world `solver` has solved, for the nodes that read it (`who` names the reader in
+/// the error); `None` before its first solve, and with one error when it was freed.
+pub fn solved_world(solver: Option<&Gd<DrainageSolver>>, who: &str) -> Option<Arc<World>> {
+    let solver = solver?;
+    if !solver.is_instance_valid() {
+        godot_error!("{who}: its solver was freed; point `solver` at a live DrainageSolver");
+        return None;
+    }
+    solver.bind().world()
+}
+
 impl Drop for DrainageSolver {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
@@ -96,6 +107,13 @@ impl DrainageSolver {
     /// `carve`, `water`), with the fraction of the work done.
     #[signal]
     fn progress(stage: GString, fraction: f64);
+
+    /// Emitted on the main thread when a solve starts: its estimated peak memory in bytes
+    /// and its rough time in seconds (release build, two cores). A world whose estimate
+    /// exceeds the memory this machine has available is refused instead, with the estimate
+    /// in the error.
+    #[signal]
+    fn estimated(bytes: i64, seconds: f64);
 
     /// Emitted on the main thread when a solve is in; `stats` as from `stats()`.
     #[signal]
@@ -116,6 +134,15 @@ impl DrainageSolver {
         if self.solving.as_ref() == Some(&settings) {
             return true;
         }
+        let estimate = match watershed::check_solve_memory(&settings) {
+            Ok(estimate) => estimate,
+            Err(e) => {
+                godot_error!("DrainageSolver: {e}");
+                return false;
+            }
+        };
+        let args = [(estimate.bytes as i64).to_variant(), estimate.seconds.to_variant()];
+        emit_deferred(self.to_gd().upcast(), "estimated", &args);
         self.solving = Some(settings.clone());
         // A new solve supersedes the running one: flag it to stop at its next stage, and
         // start only once it has, so at most one solve of this solver runs at a time.

@@ -49,7 +49,16 @@ impl PlanetHeight {
     fn mark_dirty(&mut self) {
         if !self.dirty {
             self.dirty = true;
-            self.base_mut().call_deferred("regenerate", &[]);
+            self.base_mut().call_deferred("regenerate_if_dirty", &[]);
+        }
+    }
+
+    /// Rebuilds when an edit is still pending (a query since the edit may have rebuilt
+    /// already: one edit, one rebuild, at most one error).
+    #[func]
+    fn regenerate_if_dirty(&mut self) {
+        if self.dirty {
+            self.regenerate();
         }
     }
 

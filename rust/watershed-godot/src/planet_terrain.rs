@@ -1,7 +1,7 @@
 //! `PlanetTerrain`: the built-in planet mesh terrain for projects without godot_voxel.
 
 use crate::convert::{collision_faces, mesh_arrays, viewer_offset};
-use crate::drainage_solver::DrainageSolver;
+use crate::drainage_solver::{solved_world, DrainageSolver};
 use godot::classes::mesh::PrimitiveType;
 use godot::classes::{
     ArrayMesh, CollisionShape3D, ConcavePolygonShape3D, Material, MeshInstance3D, StaticBody3D,
@@ -117,7 +117,7 @@ impl PlanetTerrain {
 
 impl PlanetTerrain {
     fn world(&self) -> Option<Arc<World>> {
-        self.solver.as_ref().and_then(|s| s.bind().world())
+        solved_world(self.solver.as_ref(), "PlanetTerrain")
     }
 
     fn name(key: ChunkKey) -> String {

@@ -1,7 +1,7 @@
 //! `ReachCarver`: river water meshes streamed around a viewer, falls and mouths.
 
 use crate::convert::{emit_deferred, mesh_arrays, to_vector3, viewer_offset};
-use crate::drainage_solver::DrainageSolver;
+use crate::drainage_solver::{solved_world, DrainageSolver};
 use godot::classes::mesh::PrimitiveType;
 use godot::classes::{ArrayMesh, Material, MeshInstance3D};
 use godot::prelude::*;
@@ -95,22 +95,24 @@ impl ReachCarver {
         self.reach_ids(|r| r.ends_in == ReachEnd::Sea)
     }
 
-    /// Start and end of reach `id` on the ground, relative to the planet's centre (empty for
-    /// an unknown id).
+    /// Start and end of reach `id` on the ground, relative to the planet's centre (empty
+    /// before the first solve; empty with an error for an unknown id).
     #[func]
     fn reach_points(&self, id: i64) -> PackedVector3Array {
         let Some(world) = self.world() else { return PackedVector3Array::new() };
-        let reach = usize::try_from(id).ok().and_then(|i| world.carve.reaches.get(i));
-        let points = reach.map(|r| {
-            [r.start, r.end].map(|d| to_vector3(d * (world.settings.radius_m + world.ground(d)))).to_vec()
-        });
-        PackedVector3Array::from(points.unwrap_or_default())
+        let Some(reach) = usize::try_from(id).ok().and_then(|i| world.carve.reaches.get(i)) else {
+            godot_error!("ReachCarver.reach_points: no reach {id} (0 to {})", world.carve.reaches.len());
+            return PackedVector3Array::new();
+        };
+        let ends =
+            [reach.start, reach.end].map(|d| to_vector3(d * (world.settings.radius_m + world.ground(d))));
+        PackedVector3Array::from(ends.to_vec())
     }
 }
 
 impl ReachCarver {
     fn world(&self) -> Option<Arc<World>> {
-        self.solver.as_ref().and_then(|s| s.bind().world())
+        solved_world(self.solver.as_ref(), "ReachCarver")
     }
 
     fn reach_ids(&self, keep: impl Fn(&watershed::Reach) -> bool) -> PackedInt32Array {

@@ -1,7 +1,7 @@
 //! `WaterTable`: every water level, flow, wave and float of a solved world.
 
 use crate::convert::{checked_direction, checked_directions, checked_number, or_nan, to_vector3};
-use crate::drainage_solver::DrainageSolver;
+use crate::drainage_solver::{solved_world, DrainageSolver};
 use godot::classes::image::Format;
 use godot::classes::{Image, ShaderMaterial};
 use godot::prelude::*;
@@ -205,6 +205,6 @@ impl WaterTable {
 
 impl WaterTable {
     fn world(&self) -> Option<Arc<World>> {
-        self.solver.as_ref().and_then(|s| s.bind().world())
+        solved_world(self.solver.as_ref(), "WaterTable")
     }
 }

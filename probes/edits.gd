@@ -1,0 +1,63 @@
+extends SceneTree
+## edits: a designer drags a slider. Twelve seed edits two frames apart on an auto-solving
+## home world must end in one `solved`, for the last seed, equal to a fresh solve of it;
+## every superseded solve is cancelled, so the edits settle in about one solve's time.
+
+const Lib := preload("res://probes/probe_lib.gd")
+const EDITS := 12
+const TIMEOUT_MS := 60000
+
+var _solves := 0
+
+
+func _initialize() -> void:
+	_run.call_deferred()
+
+
+func _run() -> void:
+	var lib := Lib.new()
+	var catalog := WorldCatalog.new()
+	catalog.load("")
+	var settings := catalog.get_world("home")
+	var planet := PlanetHeight.new()
+	planet.settings = settings
+	root.add_child(planet)
+	var solver := DrainageSolver.new()
+	solver.planet = planet
+	root.add_child(solver)
+	solver.solved.connect(func(_stats: Dictionary) -> void: _solves += 1)
+	var started := Time.get_ticks_msec()
+	while _solves == 0 and Time.get_ticks_msec() - started < TIMEOUT_MS:
+		await process_frame
+	var one_solve_ms := Time.get_ticks_msec() - started
+	_solves = 0
+	started = Time.get_ticks_msec()
+	for edit in EDITS:
+		settings.seed = 1000 + edit
+		await process_frame
+		await process_frame
+	while _solves == 0 and Time.get_ticks_msec() - started < TIMEOUT_MS:
+		await process_frame
+	var settle_ms := Time.get_ticks_msec() - started
+	for frame in 30:
+		await process_frame
+	lib.check("edits/one_solved", _solves == 1, _solves, 1)
+	var last := settings.seed
+	var fresh_settings := catalog.get_world("home")
+	fresh_settings.seed = last
+	var fresh_planet := PlanetHeight.new()
+	fresh_planet.settings = fresh_settings
+	root.add_child(fresh_planet)
+	var fresh := DrainageSolver.new()
+	fresh.auto_solve = false
+	fresh.planet = fresh_planet
+	root.add_child(fresh)
+	var expected := {}
+	if fresh.solve():
+		await fresh.solved
+		expected = fresh.digests()
+	var same := not expected.is_empty() and solver.digests() == expected
+	lib.check("edits/last_seed", same, "seed %d" % last, "digests of a fresh solve of seed %d" % last)
+	var what := "%d ms for %d edits (one solve: %d ms)" % [settle_ms, EDITS, one_solve_ms]
+	lib.info("edits/settle_ms", what)
+	lib.finish(self)
