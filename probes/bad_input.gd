@@ -163,6 +163,18 @@ func _nodes_and_resources(solver: DrainageSolver) -> void:
 	lone.auto_solve = false
 	root.add_child(lone)
 	_is("DrainageSolver.solve(no planet)", func() -> Variant: return lone.solve(), false)
+	var huge := shipped.get_world("pebble")
+	huge.radius_m = 1000000.0
+	huge.relief_m = 600.0
+	huge.lattice_nodes = 16000000
+	huge.river_catchment_m2 = 1.0
+	var giant := PlanetHeight.new()
+	giant.settings = huge
+	root.add_child(giant)
+	lone.planet = giant
+	_is("DrainageSolver.solve(more memory than the machine has)", lone.solve, false)
+	lone.planet = null
+	giant.queue_free()
 	var carver := ReachCarver.new()
 	carver.solver = solver
 	root.add_child(carver)

@@ -188,7 +188,7 @@ pub fn check_solve_memory_with(
         Some(available) if estimate.bytes > available => {
             let node_bytes = estimate.lattice_nodes as u64 * SOLVE_BYTES_PER_NODE;
             let beds = if estimate.bed_pieces * SOLVE_BYTES_PER_BED_PIECE > node_bytes {
-                format!(" and about {} river bed pieces", estimate.bed_pieces)
+                format!(" with about {} river bed pieces", estimate.bed_pieces)
             } else {
                 String::new()
             };

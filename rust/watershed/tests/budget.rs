@@ -104,7 +104,7 @@ fn refusal_names_world_nodes_estimate_and_what_is_available() {
 
     let beds = check_solve_memory_with(&river_bed_world(), Some(100 << 20)).expect_err("beds");
     let message = beds.to_string();
-    assert!(message.starts_with("world 'home': lattice_nodes 20000 and about "), "{message}");
+    assert!(message.starts_with("world 'home': lattice_nodes 20000 with about "), "{message}");
     assert!(
         message
             .ends_with(" river bed pieces needs about 466 MiB to solve; this machine has 100 MiB available"),
