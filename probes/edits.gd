@@ -45,17 +45,8 @@ func _run() -> void:
 	var last := settings.seed
 	var fresh_settings := catalog.get_world("home")
 	fresh_settings.seed = last
-	var fresh_planet := PlanetHeight.new()
-	fresh_planet.settings = fresh_settings
-	root.add_child(fresh_planet)
-	var fresh := DrainageSolver.new()
-	fresh.auto_solve = false
-	fresh.planet = fresh_planet
-	root.add_child(fresh)
-	var expected := {}
-	if fresh.solve():
-		await fresh.solved
-		expected = fresh.digests()
+	var fresh := await lib.solve_settings(root, fresh_settings)
+	var expected: Dictionary = {} if fresh.is_empty() else fresh["solver"].digests()
 	var same := not expected.is_empty() and solver.digests() == expected
 	lib.check("edits/last_seed", same, "seed %d" % last, "digests of a fresh solve of seed %d" % last)
 	var what := "%d ms for %d edits (one solve: %d ms)" % [settle_ms, EDITS, one_solve_ms]

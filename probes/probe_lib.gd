@@ -48,6 +48,12 @@ func solve_world(root: Node, world_name: String) -> Dictionary:
 	var settings := catalog.get_world(world_name)
 	if settings == null:
 		return {}
+	return await solve_settings(root, settings)
+
+
+## Adds a PlanetHeight with `settings`, a DrainageSolver and a WaterTable under `root` and
+## returns them once solved: {"planet", "solver", "water"}; empty when it failed.
+func solve_settings(root: Node, settings: WorldSettings) -> Dictionary:
 	var planet := PlanetHeight.new()
 	planet.settings = settings
 	root.add_child(planet)

@@ -1,22 +1,10 @@
 //! The `watershed` binary end to end: exit codes, messages and files.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{scratch, watershed};
+use std::path::Path;
 use watershed::{read_array2, write_npy};
-
-fn watershed(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_watershed"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run watershed")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("watershed-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

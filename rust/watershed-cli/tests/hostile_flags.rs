@@ -1,23 +1,11 @@
 //! The `watershed` binary against hostile numbers and files: every one is a non-zero exit
 //! with one clear message on stderr naming the flag or file, never a panic (exit 101).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{scratch, watershed};
+use std::path::Path;
 use watershed::write_npy;
-
-fn watershed(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_watershed"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("run watershed")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("watershed-hostile-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
 
 fn utf8(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")

@@ -34,6 +34,29 @@ fn world(handle: i64, func: &str) -> Option<std::sync::Arc<watershed::World>> {
     world
 }
 
+/// The block's SDF values and what the fill found, with the channel format for `bits`;
+/// `None` after one error naming `func` for an unknown handle or a bad block.
+fn fill(
+    handle: i64,
+    origin: Vector3,
+    size: Vector3i,
+    lod: i64,
+    bits: i64,
+    func: &str,
+) -> Option<(Vec<f32>, BlockFill, SdfDepth)> {
+    let world = world(handle, func)?;
+    let depth = sdf_depth(bits, func)?;
+    let b = block(origin, size, lod, func)?;
+    let mut values = vec![0f32; b.voxels()];
+    match world.fill_block(&b, &mut values) {
+        Ok(fill) => Some((values, fill, depth)),
+        Err(e) => {
+            godot_error!("WatershedVoxel.{func}: {e}");
+            None
+        }
+    }
+}
+
 /// The SDF channel format for `bits` (16 or 32); `None` after one error naming `func`.
 fn sdf_depth(bits: i64, func: &str) -> Option<SdfDepth> {
     match bits {
@@ -66,18 +89,11 @@ impl WatershedVoxel {
     /// `VoxelBuffer.set_channel_from_byte_array`. Empty for an unknown handle or bad block.
     #[func]
     fn fill_sdf(handle: i64, origin: Vector3, size: Vector3i, lod: i64, bits: i64) -> PackedByteArray {
-        let Some(world) = world(handle, "fill_sdf") else { return PackedByteArray::new() };
-        let Some(depth) = sdf_depth(bits, "fill_sdf") else { return PackedByteArray::new() };
-        let Some(b) = block(origin, size, lod, "fill_sdf") else { return PackedByteArray::new() };
-        let mut out = vec![0f32; b.voxels()];
-        match world.fill_block(&b, &mut out) {
-            Ok(BlockFill::Mixed) => PackedByteArray::from(encode_sdf(&out, depth)),
-            Ok(BlockFill::Uniform(v)) => PackedByteArray::from(encode_sdf(&vec![v; out.len()], depth)),
-            Err(e) => {
-                godot_error!("WatershedVoxel: {e}");
-                PackedByteArray::new()
-            }
-        }
+        let filled = fill(handle, origin, size, lod, bits, "fill_sdf");
+        PackedByteArray::from(filled.map_or_else(Vec::new, |(values, fill, depth)| match fill {
+            BlockFill::Mixed => encode_sdf(&values, depth),
+            BlockFill::Uniform(v) => encode_sdf(&vec![v; values.len()], depth),
+        }))
     }
 
     /// One call per block for a generator: the block's SDF channel bytes as `fill_sdf`
@@ -86,18 +102,11 @@ impl WatershedVoxel {
     /// with (`bytes.decode_float(0)`). Empty for an unknown handle or bad block.
     #[func]
     fn generate_sdf(handle: i64, origin: Vector3, size: Vector3i, lod: i64, bits: i64) -> PackedByteArray {
-        let Some(world) = world(handle, "generate_sdf") else { return PackedByteArray::new() };
-        let Some(depth) = sdf_depth(bits, "generate_sdf") else { return PackedByteArray::new() };
-        let Some(b) = block(origin, size, lod, "generate_sdf") else { return PackedByteArray::new() };
-        let mut out = vec![0f32; b.voxels()];
-        match world.fill_block(&b, &mut out) {
-            Ok(BlockFill::Mixed) => PackedByteArray::from(encode_sdf(&out, depth)),
-            Ok(BlockFill::Uniform(v)) => PackedByteArray::from(&v.to_le_bytes()[..]),
-            Err(e) => {
-                godot_error!("WatershedVoxel: {e}");
-                PackedByteArray::new()
-            }
-        }
+        let filled = fill(handle, origin, size, lod, bits, "generate_sdf");
+        PackedByteArray::from(filled.map_or_else(Vec::new, |(values, fill, depth)| match fill {
+            BlockFill::Mixed => encode_sdf(&values, depth),
+            BlockFill::Uniform(v) => v.to_le_bytes().to_vec(),
+        }))
     }
 
     /// Signed distance at `position` (metres from the planet's centre) to the carved ground;
