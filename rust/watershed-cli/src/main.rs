@@ -28,16 +28,30 @@ struct Cli {
 /// The largest worlds file read: the shipped one is ten kilobytes.
 const MAX_WORLDS_FILE_BYTES: u64 = 64 << 20;
 
+/// `--worlds FILE`: the worlds file a command reads.
+#[derive(clap::Args)]
+struct WorldsFile {
+    /// The worlds file.
+    #[arg(long, default_value = "worlds.json")]
+    worlds: PathBuf,
+}
+
+/// `--world NAME [--worlds FILE]`: one world of a worlds file.
+#[derive(clap::Args)]
+struct WorldArg {
+    /// World name in the worlds file.
+    #[arg(long)]
+    world: String,
+    #[command(flatten)]
+    file: WorldsFile,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Render a world to map.png and globe.png and write report.json.
     Generate {
-        /// World name in the worlds file.
-        #[arg(long)]
-        world: String,
-        /// The worlds file.
-        #[arg(long, default_value = "worlds.json")]
-        worlds: PathBuf,
+        #[command(flatten)]
+        pick: WorldArg,
         /// Output folder [default: out/<world>].
         #[arg(long)]
         out: Option<PathBuf>,
@@ -56,21 +70,13 @@ enum Command {
     },
     /// Print the SHA-256 digests of a world (raw IEEE bytes of 4,096 seeded directions).
     Digest {
-        /// World name in the worlds file.
-        #[arg(long)]
-        world: String,
-        /// The worlds file.
-        #[arg(long, default_value = "worlds.json")]
-        worlds: PathBuf,
+        #[command(flatten)]
+        pick: WorldArg,
     },
     /// Write a world's lattice solve as .npy arrays.
     Export {
-        /// World name in the worlds file.
-        #[arg(long)]
-        world: String,
-        /// The worlds file.
-        #[arg(long, default_value = "worlds.json")]
-        worlds: PathBuf,
+        #[command(flatten)]
+        pick: WorldArg,
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
@@ -98,12 +104,8 @@ enum Command {
     },
     /// Draw a river's long profile and a cross-section through one reach to PNG.
     Section {
-        /// World name in the worlds file.
-        #[arg(long)]
-        world: String,
-        /// The worlds file.
-        #[arg(long, default_value = "worlds.json")]
-        worlds: PathBuf,
+        #[command(flatten)]
+        pick: WorldArg,
         /// Reach id (report.json's `carve.largest_reach` is a good start).
         #[arg(long)]
         reach: u32,
@@ -119,9 +121,8 @@ enum Command {
         /// Every world in the file (the default).
         #[arg(long, conflicts_with = "world")]
         all: bool,
-        /// The worlds file.
-        #[arg(long, default_value = "worlds.json")]
-        worlds: PathBuf,
+        #[command(flatten)]
+        file: WorldsFile,
     },
     /// Measure a stage and print its figure.
     Bench {
@@ -131,9 +132,8 @@ enum Command {
         /// World name in the worlds file.
         #[arg(long, default_value = "home")]
         world: String,
-        /// The worlds file.
-        #[arg(long, default_value = "worlds.json")]
-        worlds: PathBuf,
+        #[command(flatten)]
+        file: WorldsFile,
         /// Evaluations per run (height) or lattice nodes (drainage), 16..=16000000
         /// [default: 200000 for height, the world's lattice_nodes for drainage].
         #[arg(long, value_parser = clap::value_parser!(u32).range(16..=16_000_000))]
@@ -154,19 +154,19 @@ fn main() -> ExitCode {
         (a, cap) => a.or(cap),
     });
     let result = match cli.command {
-        Command::Generate { world, worlds, out, map_width, globe_size } => {
-            let out = out.unwrap_or_else(|| Path::new("out").join(&world));
+        Command::Generate { pick, out, map_width, globe_size } => {
+            let out = out.unwrap_or_else(|| Path::new("out").join(&pick.world));
             let sizes = generate::Sizes { map_width: map_width as usize, globe_size: globe_size as usize };
-            memory.load(&worlds, &world).and_then(|w| {
+            memory.load(&pick).and_then(|w| {
                 memory.fits_pictures(&w, &sizes)?;
                 generate::run(&w, &out, sizes)
             })
         }
         Command::Check { file } => return check(&file),
-        Command::Probe { world, all: _, worlds } => return probe(&worlds, world.as_deref(), memory),
-        Command::Digest { world, worlds } => memory.load(&worlds, &world).map(|w| digest(&w)),
-        Command::Bench { stage, world, worlds, samples, grid, runs } => {
-            load_world(&worlds, &world).and_then(|w| {
+        Command::Probe { world, all: _, file } => return probe(&file.worlds, world.as_deref(), memory),
+        Command::Digest { pick } => memory.load(&pick).map(|w| digest(&w)),
+        Command::Bench { stage, world, file, samples, grid, runs } => load_world(&file.worlds, &world)
+            .and_then(|w| {
                 let sizes = bench::Sizes {
                     samples: samples.map(|s| s as usize),
                     grid: grid as usize,
@@ -174,16 +174,13 @@ fn main() -> ExitCode {
                     available_bytes: memory.0,
                 };
                 bench::run(stage, &w, sizes)
-            })
+            }),
+        Command::Section { pick, reach, out } => {
+            let out = out
+                .unwrap_or_else(|| Path::new("out").join(&pick.world).join(format!("section-{reach}.png")));
+            memory.load(&pick).and_then(|w| generate::section(&w, reach, &out))
         }
-        Command::Section { world, worlds, reach, out } => {
-            let out =
-                out.unwrap_or_else(|| Path::new("out").join(&world).join(format!("section-{reach}.png")));
-            memory.load(&worlds, &world).and_then(|w| generate::section(&w, reach, &out))
-        }
-        Command::Export { world, worlds, out } => {
-            memory.load(&worlds, &world).and_then(|w| export::sphere(&w, &out))
-        }
+        Command::Export { pick, out } => memory.load(&pick).and_then(|w| export::sphere(&w, &out)),
         Command::GridDrain { dem, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
             let options = watershed::GridOptions {
                 sea_level_m: sea_level,
@@ -233,8 +230,8 @@ struct Memory(Option<u64>);
 
 impl Memory {
     /// [`load_world`], then refuses a world whose solve would not fit in memory.
-    fn load(self, path: &Path, name: &str) -> Result<WorldSettings, String> {
-        let world = load_world(path, name)?;
+    fn load(self, pick: &WorldArg) -> Result<WorldSettings, String> {
+        let world = load_world(&pick.file.worlds, &pick.world)?;
         watershed::check_solve_memory_with(&world, self.0).map_err(|e| e.to_string())?;
         Ok(world)
     }
