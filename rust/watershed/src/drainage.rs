@@ -10,7 +10,6 @@
 use crate::cancel;
 use crate::settings::WorldSettings;
 use crate::topology::{NodeId, Topology};
-use crate::waves::SeaState;
 use rayon::prelude::*;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, VecDeque};
@@ -73,11 +72,13 @@ pub struct DrainageParams {
 }
 
 impl DrainageParams {
-    /// The parameters a world's settings give (sea, lakes, rivers, thresholds, storm crest).
-    pub fn for_world(settings: &WorldSettings) -> Self {
+    /// The parameters a world's settings give (sea, lakes, rivers, thresholds), with the
+    /// sea's storm crest in metres above its level from the caller (the sea's waves are a
+    /// later stage: `SeaState::storm_crest_m`).
+    pub fn for_world(settings: &WorldSettings, storm_crest_m: f64) -> Self {
         DrainageParams {
             sea_level_m: settings.sea.then_some(settings.sea_level_m),
-            storm_crest_m: SeaState::for_world(settings).storm_crest_m(),
+            storm_crest_m,
             lakes: settings.lakes,
             lake_min_depth_m: settings.lake_min_depth_m,
             rivers: settings.rivers,

@@ -9,6 +9,7 @@ use crate::lattice::FibonacciLattice;
 use crate::settings::{hex, WorldSettings};
 use crate::sphere;
 use crate::water::WaterTable;
+use crate::waves::SeaState;
 use glam::DVec3;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -76,7 +77,7 @@ impl World {
         }
         clock.lap("heights");
         progress("heights", 0.45);
-        let params = DrainageParams::for_world(settings);
+        let params = DrainageParams::for_world(settings, SeaState::for_world(settings).storm_crest_m());
         let drainage = drainage::solve_cancellable(&lattice, &heights, &params, cancel)?;
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();

@@ -66,7 +66,7 @@ fn the_long_loops_give_up_once_the_flag_is_set() {
     assert!(watershed::FibonacciLattice::new_cancellable(200_000, 1000.0, &set).is_none());
     let lattice = watershed::FibonacciLattice::new(2_000, 1000.0);
     let heights: Vec<f64> = lattice.positions().iter().map(|p| p.y * 100.0).collect();
-    let params = watershed::DrainageParams::for_world(&world(QUICK_WORLD));
+    let params = watershed::DrainageParams::for_world(&world(QUICK_WORLD), 0.0);
     assert!(watershed::solve_cancellable(&lattice, &heights, &params, &set).is_none());
     let unset = AtomicBool::new(false);
     let solved = watershed::solve_cancellable(&lattice, &heights, &params, &unset).expect("not cancelled");
