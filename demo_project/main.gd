@@ -111,17 +111,17 @@ func _find_places() -> void:
 	var best_river := -1
 	for i in kinds.size():
 		match kinds[i]:
-			0:
+			DrainageSolver.KIND_LAND:
 				var high := heights[i] > sea_level + 10.0
 				if not places.has("spawn") and high and _standable(positions[i], sea_level):
 					places["spawn"] = positions[i]
-			1:
+			DrainageSolver.KIND_SEA:
 				if not places.has("sea") and heights[i] < sea_level - 30.0:
 					places["sea"] = positions[i]
-			2:
+			DrainageSolver.KIND_LAKE:
 				if not places.has("lake"):
 					places["lake"] = positions[i]
-			3:
+			DrainageSolver.KIND_RIVER:
 				if best_river < 0 or catchment[i] > catchment[best_river]:
 					best_river = i
 	if best_river >= 0:

@@ -23,7 +23,7 @@ func _run() -> void:
 	var heights := solver.heights()
 	var sea := Vector3.ZERO
 	for i in kinds.size():
-		if kinds[i] == 1 and heights[i] < planet.settings.sea_level_m - 30.0:
+		if kinds[i] == DrainageSolver.KIND_SEA and heights[i] < planet.settings.sea_level_m - 30.0:
 			sea = solver.positions()[i]
 			break
 	var crate := RigidBody3D.new()

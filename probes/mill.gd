@@ -22,7 +22,7 @@ func _run() -> void:
 	var catchment := solver.catchment()
 	var best := -1
 	for i in kinds.size():
-		if kinds[i] == 3 and (best < 0 or catchment[i] > catchment[best]):
+		if kinds[i] == DrainageSolver.KIND_RIVER and (best < 0 or catchment[i] > catchment[best]):
 			best = i
 	var mill := Node3D.new()
 	mill.set_script(MillScript)

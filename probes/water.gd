@@ -28,7 +28,7 @@ func _run() -> void:
 	var kinds: PackedByteArray = world["solver"].kinds()
 	var positions: PackedVector3Array = world["solver"].positions()
 	for i in range(0, kinds.size(), 97):
-		if kinds[i] == 3:
+		if kinds[i] == DrainageSolver.KIND_RIVER:
 			points.append(positions[i])
 	var before := water.levels_at(points)
 	var start: Vector3 = points[0] if not points.is_empty() else Vector3.UP

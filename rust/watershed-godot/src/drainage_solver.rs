@@ -226,7 +226,20 @@ impl DrainageSolver {
         PackedFloat32Array::from(c.collect::<Vec<_>>())
     }
 
-    /// What every node is: 0 land, 1 sea, 2 lake, 3 river.
+    /// `kinds()`: land above the sea that carries no river.
+    #[constant]
+    const KIND_LAND: i64 = watershed::NodeKind::Land as i64;
+    /// `kinds()`: under the sea.
+    #[constant]
+    const KIND_SEA: i64 = watershed::NodeKind::Sea as i64;
+    /// `kinds()`: standing water at a lake's level.
+    #[constant]
+    const KIND_LAKE: i64 = watershed::NodeKind::Lake as i64;
+    /// `kinds()`: land whose catchment passes the river threshold.
+    #[constant]
+    const KIND_RIVER: i64 = watershed::NodeKind::River as i64;
+
+    /// What every node is: `KIND_LAND`, `KIND_SEA`, `KIND_LAKE` or `KIND_RIVER` (0 to 3).
     #[func]
     fn kinds(&self) -> PackedByteArray {
         PackedByteArray::from(
