@@ -6,8 +6,9 @@
 //! [`MAX_FACE_SLOPE`]. The carved ground is the natural ground with every channel's bell
 //! cross-section cut in, the nearer bed winning where channels overlap.
 
-use crate::drainage::{self, Drainage, NodeKind};
-use crate::height::{smoothstep, PlanetHeight};
+use crate::drainage::{Drainage, NodeKind};
+use crate::geometry::{bell, segment_projection, smoothstep};
+use crate::height::PlanetHeight;
 use crate::lattice::FibonacciLattice;
 use crate::settings::WorldSettings;
 use crate::sphere;
@@ -211,7 +212,7 @@ impl Carve {
         let half_width = |c: f64| depth(c) * (1.0 + scale(c));
 
         let positions = lattice.positions();
-        let order = drainage::topological_order(&drainage.receivers);
+        let order = &drainage.order;
         let rivers: Vec<usize> =
             (0..n).filter(|&i| is_river(i) && drainage.receivers[i].receiver().is_some()).collect();
         let mut slot = vec![u32::MAX; n];
@@ -397,17 +398,14 @@ impl Carve {
         let core = reach.core_half_width_m();
         let out = d - core;
         let x = (out / (reach.half_width_m - core)).clamp(0.0, 1.0);
-        let bell = 0.5 * (1.0 + libm::cos(std::f64::consts::PI * x));
-        let g = bed + (natural_m - bed) * (1.0 - bell);
+        let g = bed + (natural_m - bed) * (1.0 - bell(x));
         Some((out, g.min(natural_m)))
     }
 
     /// Metres along the reach from its start (clamped to the reach) and across from it.
     fn along_across(&self, reach: &Reach, p: DVec3) -> (f64, f64) {
-        let ab = reach.end - reach.start;
-        let t = ((p - reach.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
-        let q = reach.start + ab * t;
-        (t * reach.length_m, (p - q).length() * self.radius_m)
+        let (t, across) = segment_projection(reach.start, reach.end, p);
+        (t * reach.length_m, across * self.radius_m)
     }
 
     /// The beach collar around a mouth: ground eased down to just above the sea (never below

@@ -156,6 +156,9 @@ pub struct Drainage {
     pub lake_id: Vec<u32>,
     /// The lakes, ordered by their lowest node index.
     pub lakes: Vec<Lake>,
+    /// Every node ordered after all the nodes that drain into it (sources first, outlets
+    /// last); a node on a receiver cycle would be left out (`stats.no_path` counts them).
+    pub order: Vec<usize>,
     /// Strahler order of river nodes (0 elsewhere).
     pub strahler: Vec<u8>,
     /// River nodes that drain into the sea, ascending.
@@ -379,6 +382,7 @@ pub fn solve_cancellable<T: Topology>(
         water_level_m,
         lake_id,
         lakes,
+        order,
         strahler,
         mouths,
         stats,
@@ -500,7 +504,7 @@ fn depressions<T: Topology>(
 
 /// Nodes ordered so every node comes after all nodes draining into it (Kahn, FIFO from the
 /// sources in index order). Nodes on a receiver cycle are left out.
-pub(crate) fn topological_order(receivers: &[Outlet]) -> Vec<usize> {
+fn topological_order(receivers: &[Outlet]) -> Vec<usize> {
     let n = receivers.len();
     let mut donors = vec![0u32; n];
     for r in receivers.iter().filter_map(|r| r.receiver()) {

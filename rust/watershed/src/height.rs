@@ -7,6 +7,7 @@
 //! shaped at the world's lake location. The sum is saturated smoothly into `±relief_m`.
 //! The sea is not part of this field: it is a sphere at `sea_level_m`.
 
+use crate::geometry::smoothstep;
 use crate::rng::SplitMix64;
 use crate::settings::WorldSettings;
 use crate::sphere;
@@ -341,13 +342,6 @@ fn mesa_profile(ridge: f64) -> f64 {
     let t = x * BANDS;
     let step = t.floor();
     (step + smoothstep(0.55, 0.95, t - step)) / BANDS
-}
-
-/// Hermite step from 0 at `lo` to 1 at `hi`.
-#[inline]
-pub(crate) fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
-    let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
 }
 
 /// Polynomial smooth minimum with blend width `k`.

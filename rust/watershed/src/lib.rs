@@ -35,6 +35,7 @@ mod cancel;
 mod carve;
 mod digest;
 mod drainage;
+mod geometry;
 mod grid;
 mod height;
 mod lattice;

@@ -8,7 +8,7 @@
 
 use crate::carve::{profile_at, ReachEnd};
 use crate::drainage::NodeKind;
-use crate::height::smoothstep;
+use crate::geometry::smoothstep;
 use crate::look::{self, Color};
 use crate::sphere;
 use crate::world::World;

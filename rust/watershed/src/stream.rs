@@ -3,6 +3,7 @@
 //! answer is the same whatever path the viewer took to get there.
 
 use crate::carve::{Reach, ReachId};
+use crate::geometry::segment_projection;
 use crate::world::World;
 use glam::DVec3;
 
@@ -60,8 +61,5 @@ pub fn reaches_within(world: &World, viewer: DVec3, radius_m: f64) -> Vec<ReachI
 
 /// Distance from `p` to the reach's centre line on the datum sphere, metres.
 fn distance_to(reach: &Reach, p: DVec3, radius_m: f64) -> f64 {
-    let (a, b) = (reach.start * radius_m, reach.end * radius_m);
-    let ab = b - a;
-    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
-    (p - (a + ab * t)).length()
+    segment_projection(reach.start * radius_m, reach.end * radius_m, p).1
 }

@@ -10,7 +10,7 @@
 
 use crate::carve::{profile_at, Reach, ReachEnd};
 use crate::drainage::NodeKind;
-use crate::height::smoothstep;
+use crate::geometry::{bell, chord_fraction, segment_projection, smoothstep};
 use crate::sphere;
 use crate::waves::SeaState;
 use crate::world::World;
@@ -137,7 +137,7 @@ impl WaterTable {
         for (k, r) in reaches.iter().enumerate() {
             reach_of[r.from.index()] = k as u32;
         }
-        let order = crate::drainage::topological_order(&d.receivers);
+        let order = &d.order;
         let reach_at = |i: usize| reach_of.get(i).copied().filter(|&k| k != u32::MAX).map(|k| k as usize);
         // Mouth first: the lake ahead of every river node, and how far away it is.
         let mut lake_ahead: Vec<Option<(f64, f64)>> = vec![None; n];
@@ -157,7 +157,7 @@ impl WaterTable {
         // a low bank upstream is not lifted over it again by backwater from below.
         let mut inflow = vec![f64::INFINITY; n];
         let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
-        for &i in &order {
+        for &i in order {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
             let pieces = reach.pieces();
@@ -247,9 +247,8 @@ fn flow(world: &World, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlo
 /// banks reach `p`: the level profile (`levels`, evenly spaced from start to end) at the
 /// point's position along the reach, continued past the ends at its mean slope.
 pub fn reach_contribution(reach: &Reach, levels: &[f64], p: DVec3, radius_m: f64) -> Option<(f64, f64)> {
-    let ab = reach.end - reach.start;
-    let t = (p - reach.start).dot(ab) / ab.length_squared().max(1e-30);
-    let across = (p - (reach.start + ab * t)).length() * radius_m;
+    let t = chord_fraction(reach.start, reach.end, p);
+    let across = (p - (reach.start + (reach.end - reach.start) * t)).length() * radius_m;
     let beyond = (-t).max(t - 1.0).max(0.0) * reach.length_m;
     let w = reach_weight(across, beyond, reach.half_width_m);
     (w > 0.0).then(|| (w, profile_at(levels, t)))
@@ -258,7 +257,6 @@ pub fn reach_contribution(reach: &Reach, levels: &[f64], p: DVec3, radius_m: f64
 /// Weight of a reach at a point `across_m` from its line and `beyond_m` past its nearer end,
 /// for a channel of half-width `half_width_m`: the carve's bell across, faded past the ends.
 fn reach_weight(across_m: f64, beyond_m: f64, half_width_m: f64) -> f64 {
-    let bell = |x: f64| if x >= 1.0 { 0.0 } else { 0.5 * (1.0 + libm::cos(std::f64::consts::PI * x)) };
     bell(across_m / half_width_m) * bell(beyond_m / half_width_m)
 }
 
@@ -294,11 +292,7 @@ impl World {
         near.iter()
             .map(|&id| &self.carve.reaches[id as usize])
             .filter(|r| r.ends_in == ReachEnd::Lake)
-            .filter(|r| {
-                let ab = r.end - r.start;
-                let t = ((p - r.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
-                (p - (r.start + ab * t)).length() * radius < LAKE_SHORE_WIDTHS * r.half_width_m
-            })
+            .filter(|r| segment_projection(r.start, r.end, p).1 * radius < LAKE_SHORE_WIDTHS * r.half_width_m)
             .map(|r| self.drainage.water_level_m[r.to.index()])
             .reduce(f64::max)
     }
@@ -386,8 +380,7 @@ impl World {
         for &id in self.carve.reaches_at(node) {
             let reach = &self.carve.reaches[id as usize];
             let ab = reach.end - reach.start;
-            let t = ((dir - reach.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
-            let across = (dir - (reach.start + ab * t)).length() * radius;
+            let across = segment_projection(reach.start, reach.end, dir).1 * radius;
             let w = reach_weight(across, 0.0, reach.half_width_m);
             if w > 0.0 {
                 let along = sphere::unit(ab - dir * ab.dot(dir));
@@ -415,9 +408,7 @@ impl World {
         let mut best: Option<(f64, usize)> = None;
         for &id in self.carve.reaches_at(node) {
             let reach = &self.carve.reaches[id as usize];
-            let ab = reach.end - reach.start;
-            let t = ((p - reach.start).dot(ab) / ab.length_squared().max(1e-30)).clamp(0.0, 1.0);
-            let across = (p - (reach.start + ab * t)).length() * radius;
+            let across = segment_projection(reach.start, reach.end, p).1 * radius;
             if across < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
                 best = Some((across, id as usize));
             }

@@ -1,0 +1,58 @@
+//! Small geometry the stages share: where a point falls along a reach's chord, the cosine
+//! bell of a channel's cross-section, and the Hermite step.
+
+use glam::DVec3;
+
+/// Where `p` projects onto the chord from `a` to `b`, as a fraction of it: 0 at `a`, 1 at
+/// `b`, not clamped (a chord shorter than 1e-15 counts as that long).
+pub(crate) fn chord_fraction(a: DVec3, b: DVec3, p: DVec3) -> f64 {
+    let ab = b - a;
+    (p - a).dot(ab) / ab.length_squared().max(1e-30)
+}
+
+/// `p`'s nearest point on the segment from `a` to `b`: its fraction along the segment
+/// (0..=1) and its distance from `p`, in the units of the arguments.
+pub(crate) fn segment_projection(a: DVec3, b: DVec3, p: DVec3) -> (f64, f64) {
+    let t = chord_fraction(a, b, p).clamp(0.0, 1.0);
+    (t, (p - (a + (b - a) * t)).length())
+}
+
+/// The cosine bell of a channel's cross-section: 1 on the centre line (`x` = 0), easing to
+/// 0 at the bank (`x` = 1) and staying 0 beyond.
+pub(crate) fn bell(x: f64) -> f64 {
+    if x >= 1.0 {
+        0.0
+    } else {
+        0.5 * (1.0 + libm::cos(std::f64::consts::PI * x.max(0.0)))
+    }
+}
+
+/// Hermite step from 0 at `lo` to 1 at `hi`.
+#[inline]
+pub(crate) fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
+    let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_point_projects_onto_the_segment_and_past_its_ends() {
+        let (a, b) = (DVec3::ZERO, DVec3::new(2.0, 0.0, 0.0));
+        assert_eq!(chord_fraction(a, b, DVec3::new(3.0, 1.0, 0.0)), 1.5);
+        assert_eq!(segment_projection(a, b, DVec3::new(1.0, 2.0, 0.0)), (0.5, 2.0));
+        assert_eq!(segment_projection(a, b, DVec3::new(-3.0, 4.0, 0.0)), (0.0, 5.0));
+        assert_eq!(segment_projection(a, a, DVec3::new(0.0, 1.0, 0.0)), (0.0, 1.0));
+    }
+
+    #[test]
+    fn the_bell_is_one_on_the_centre_line_and_zero_from_the_bank_out() {
+        assert_eq!(bell(0.0), 1.0);
+        assert!((bell(0.5) - 0.5).abs() < 1e-15);
+        assert_eq!(bell(1.0), 0.0);
+        assert_eq!(bell(7.0), 0.0);
+        assert_eq!(smoothstep(0.0, 2.0, 1.0), 0.5);
+    }
+}
