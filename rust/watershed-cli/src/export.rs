@@ -1,19 +1,12 @@
 //! `watershed export` and `watershed grid-drain`: solves written as `.npy` arrays.
 
 use std::path::Path;
-use watershed::{
-    drain_grid, read_array2, write_npy, Drainage, Grid, GridOptions, NpyElement, World, WorldSettings,
-};
+use watershed::{drain_grid, read_array2, write_npy, Grid, GridOptions, NpyElement, World, WorldSettings};
 
 fn save<T: NpyElement>(dir: &Path, name: &str, shape: &[usize], values: &[T]) -> Result<(), String> {
     let path = dir.join(name);
     std::fs::write(&path, write_npy(shape, values))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// Receivers as flat indices, -1 where the water stops (sea, edge, sink).
-fn receivers(d: &Drainage) -> Vec<i64> {
-    d.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0))).collect()
 }
 
 /// Writes the world's lattice solve into `out`.
@@ -31,7 +24,7 @@ pub fn sphere(world: &WorldSettings, out: &Path) -> Result<(), String> {
     save(out, "heights.npy", &[n], &solved.heights)?;
     save(out, "neighbor_offsets.npy", &[n + 1], &offsets)?;
     save(out, "neighbors.npy", &[neighbors.len()], &neighbors)?;
-    save(out, "receivers.npy", &[n], &receivers(d))?;
+    save(out, "receivers.npy", &[n], &d.receiver_indices())?;
     save(out, "catchment_m2.npy", &[n], &d.catchment_m2)?;
     save(out, "water_level.npy", &[n], &d.water_level_m)?;
     save(out, "kind.npy", &[n], &kind)?;
@@ -77,7 +70,7 @@ pub fn grid(
     let shape = [array.rows, array.cols];
     let lake_id: Vec<i32> = d.lake_id.iter().map(|&l| l as i32).collect();
     save(out, "filled.npy", &shape, &d.filled_m)?;
-    save(out, "receivers.npy", &shape, &receivers(&d))?;
+    save(out, "receivers.npy", &shape, &d.receiver_indices())?;
     save(out, "accum.npy", &shape, &d.catchment_m2)?;
     save(out, "lake_id.npy", &shape, &lake_id)?;
     println!(

@@ -212,10 +212,7 @@ impl DrainageSolver {
     /// Receiver of every node; -1 where the water stops (sea, sink).
     #[func]
     fn receivers(&self) -> PackedInt32Array {
-        let r = self
-            .world
-            .iter()
-            .flat_map(|w| w.drainage.receivers.iter().map(|r| r.receiver().map_or(-1, |n| n.0 as i32)));
+        let r = self.world.iter().flat_map(|w| w.drainage.receiver_indices()).map(|r| r as i32);
         PackedInt32Array::from(r.collect::<Vec<_>>())
     }
 

@@ -169,6 +169,14 @@ pub struct Drainage {
     pub timings_ms: Vec<(&'static str, f64)>,
 }
 
+impl Drainage {
+    /// Every node's receiver as a flat index, -1 where the water stops (sea, edge, sink):
+    /// the form file formats and engines take.
+    pub fn receiver_indices(&self) -> Vec<i64> {
+        self.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0))).collect()
+    }
+}
+
 /// Heap entry ordered by level, then by node index: ties are broken the same way everywhere.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Entry(f64, u32);

@@ -189,8 +189,8 @@ impl World {
     pub fn network_digest(&self) -> String {
         let d = &self.drainage;
         let mut h = Sha256::new();
-        for r in &d.receivers {
-            h.update(r.receiver().map_or(-1i64, |n| i64::from(n.0)).to_le_bytes());
+        for r in d.receiver_indices() {
+            h.update(r.to_le_bytes());
         }
         for v in d.catchment_m2.iter().chain(&d.water_level_m) {
             h.update(v.to_le_bytes());

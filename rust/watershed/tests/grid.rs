@@ -2,10 +2,6 @@
 
 use watershed::{drain_grid, Grid, GridOptions, NodeKind, Outlet};
 
-fn receivers(d: &watershed::Drainage) -> Vec<i64> {
-    d.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0))).collect()
-}
-
 const EDGES: GridOptions = GridOptions { sea_level_m: None, edge_outlets: true, lake_min_depth_m: 1.4 };
 
 #[test]
@@ -30,7 +26,7 @@ fn pit_and_pass_5x5() {
         -1, 22, 22, 22, -1,
         -1, -1, -1, -1, -1,
     ];
-    assert_eq!(receivers(&d), expected);
+    assert_eq!(d.receiver_indices(), expected);
     let mut filled = dem;
     filled[12] = 4.0;
     assert_eq!(d.filled_m, filled);
@@ -62,8 +58,8 @@ fn shallow_pit_is_filled_but_not_a_lake() {
     let d = drain_grid(&Grid { width: 4, height: 4, cell_m: 1.0 }, &dem, &EDGES);
     assert_eq!(d.filled_m[6], 3.0);
     assert!(d.lakes.is_empty());
-    assert_eq!(receivers(&d)[5..7], [9, 9]);
-    assert_eq!(receivers(&d)[9..11], [14, 14]);
+    assert_eq!(d.receiver_indices()[5..7], [9, 9]);
+    assert_eq!(d.receiver_indices()[9..11], [14, 14]);
 }
 
 #[test]
@@ -91,7 +87,7 @@ fn sea_cells_are_outlets_and_mouths_drain_into_them() {
     ];
     let opts = GridOptions { sea_level_m: Some(0.0), edge_outlets: false, lake_min_depth_m: 1.4 };
     let d = drain_grid(&Grid { width: 3, height: 3, cell_m: 1.0 }, &dem, &opts);
-    assert_eq!(receivers(&d), [4, 5, 5, 7, 8, -1, 7, -1, -1]);
+    assert_eq!(d.receiver_indices(), [4, 5, 5, 7, 8, -1, 7, -1, -1]);
     assert_eq!(d.receivers[8], Outlet::Sea);
     assert_eq!(d.kind[8], NodeKind::Sea);
     assert_eq!(d.catchment_m2[8], 3.0, "cell 8 receives 4, which carries itself and 0");
