@@ -352,6 +352,13 @@ impl Carve {
         near
     }
 
+    /// The reach that starts at node `n` (the edge to its receiver), if `n` is a river node
+    /// that drains somewhere.
+    pub fn reach_from(&self, n: usize) -> Option<ReachId> {
+        let starts_here = |&&k: &&u32| self.reaches[k as usize].from.index() == n;
+        self.reaches_at(n).iter().find(starts_here).map(|&k| ReachId(k))
+    }
+
     /// Reaches touching node `n` (as upstream or downstream end), ascending.
     pub fn reaches_at(&self, n: usize) -> &[u32] {
         &self.ids[self.offsets[n] as usize..self.offsets[n + 1] as usize]

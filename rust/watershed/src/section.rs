@@ -43,8 +43,8 @@ pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -
     chain.reverse();
     while chain.len() < PROFILE_REACHES {
         let last = chain[chain.len() - 1];
-        match touching(last.to.index()).find(|r| r.from == last.to) {
-            Some(r) if last.ends_in == ReachEnd::River => chain.push(r),
+        match carve.reach_from(last.to.index()) {
+            Some(next) if last.ends_in == ReachEnd::River => chain.push(&carve.reaches[next.0 as usize]),
             _ => break,
         }
     }

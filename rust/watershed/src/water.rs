@@ -133,12 +133,8 @@ impl WaterTable {
         let reaches = &world.carve.reaches;
         let n = d.kind.len();
         let sea_level = settings.sea.then_some(settings.sea_level_m);
-        let mut reach_of = vec![u32::MAX; n];
-        for (k, r) in reaches.iter().enumerate() {
-            reach_of[r.from.index()] = k as u32;
-        }
         let order = &d.order;
-        let reach_at = |i: usize| reach_of.get(i).copied().filter(|&k| k != u32::MAX).map(|k| k as usize);
+        let reach_at = |i: usize| world.carve.reach_from(i).map(|id| id.0 as usize);
         // Mouth first: the lake ahead of every river node, and how far away it is.
         let mut lake_ahead: Vec<Option<(f64, f64)>> = vec![None; n];
         for &i in order.iter().rev() {

@@ -11,6 +11,11 @@ use watershed::{
 const QUICK_CARVE: &str = "6f69b89eb6f42a1cb045218d8093e222a92ec7613aa65a8b7c42750f743b464a";
 
 fn check_carve(world: &World) {
+    // Every reach is found from its upstream node, and only there.
+    for (k, reach) in world.carve.reaches.iter().enumerate() {
+        assert_eq!(world.carve.reach_from(reach.from.index()), Some(ReachId(k as u32)), "reach {k}");
+        assert_ne!(world.carve.reach_from(reach.to.index()).map(|id| id.0), Some(k as u32), "reach {k}");
+    }
     let name = &world.settings.name;
     let s = world.carve_stats(32);
     assert_eq!(
