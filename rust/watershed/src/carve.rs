@@ -7,7 +7,7 @@
 //! cross-section cut in, the nearer bed winning where channels overlap.
 
 use crate::drainage::{Drainage, NodeKind};
-use crate::geometry::{bell, segment_projection, smoothstep};
+use crate::geometry::{bell, csr, segment_projection, smoothstep};
 use crate::height::PlanetHeight;
 use crate::lattice::FibonacciLattice;
 use crate::settings::WorldSettings;
@@ -453,23 +453,7 @@ pub fn nearer_bed_wins(a: (f64, f64), b: (f64, f64)) -> bool {
 
 /// CSR of the reaches touching each node.
 fn index(n: usize, reaches: &[Reach]) -> (Vec<u32>, Vec<u32>) {
-    let mut count = vec![0u32; n + 1];
-    for r in reaches {
-        count[r.from.index() + 1] += 1;
-        count[r.to.index() + 1] += 1;
-    }
-    for i in 0..n {
-        count[i + 1] += count[i];
-    }
-    let mut fill = count.clone();
-    let mut ids = vec![0u32; count[n] as usize];
-    for (k, r) in reaches.iter().enumerate() {
-        for node in [r.from.index(), r.to.index()] {
-            ids[fill[node] as usize] = k as u32;
-            fill[node] += 1;
-        }
-    }
-    (count, ids)
+    csr(n, || reaches.iter().zip(0u32..).flat_map(|(r, k)| [(r.from.index(), k), (r.to.index(), k)]))
 }
 
 #[cfg(test)]

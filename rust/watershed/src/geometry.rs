@@ -34,6 +34,29 @@ pub(crate) fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
     t * t * (3.0 - 2.0 * t)
 }
 
+/// Compressed rows (CSR) from `(row, value)` pairs over `rows` rows: `offsets` (`rows + 1`
+/// of them) and `values`, row `i` being `values[offsets[i]..offsets[i + 1]]` in the order
+/// the pairs came. `pairs` is called twice (count, then fill) and must give the same pairs.
+pub(crate) fn csr<I: Iterator<Item = (usize, u32)>>(
+    rows: usize,
+    pairs: impl Fn() -> I,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = vec![0u32; rows + 1];
+    for (row, _) in pairs() {
+        offsets[row + 1] += 1;
+    }
+    for i in 0..rows {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut fill = offsets.clone();
+    let mut values = vec![0u32; offsets[rows] as usize];
+    for (row, value) in pairs() {
+        values[fill[row] as usize] = value;
+        fill[row] += 1;
+    }
+    (offsets, values)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -45,6 +68,14 @@ mod tests {
         assert_eq!(segment_projection(a, b, DVec3::new(1.0, 2.0, 0.0)), (0.5, 2.0));
         assert_eq!(segment_projection(a, b, DVec3::new(-3.0, 4.0, 0.0)), (0.0, 5.0));
         assert_eq!(segment_projection(a, a, DVec3::new(0.0, 1.0, 0.0)), (0.0, 1.0));
+    }
+
+    #[test]
+    fn csr_keeps_each_rows_values_in_arrival_order() {
+        let pairs = [(2, 7), (0, 1), (2, 3), (0, 9)];
+        let (offsets, values) = csr(4, || pairs.iter().copied());
+        assert_eq!(offsets, [0, 2, 2, 4, 4]);
+        assert_eq!(values, [1, 9, 7, 3]);
     }
 
     #[test]

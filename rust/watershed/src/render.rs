@@ -47,7 +47,8 @@ pub fn render_map(world: &World, width: usize, progress: Progress) -> Image {
         .into_par_iter()
         .map(|y| {
             let lat = lat_of(y);
-            let row = (0..width).map(|x| world.planet.height_unit(at(lat, lon_of(x)))).collect();
+            let row =
+                (0..width).map(|x| world.planet.height_unit(sphere::direction_rad(lat, lon_of(x)))).collect();
             progress(1);
             row
         })
@@ -69,7 +70,7 @@ pub fn render_map(world: &World, width: usize, progress: Progress) -> Image {
                 let gy = (heights[y0][x] - heights[y1][x]) / dy_m;
                 let normal = DVec3::new(-gx * SHADE_EXAGGERATION, -gy * SHADE_EXAGGERATION, 1.0).normalize();
                 let shade = (normal.dot(light) / light.z).clamp(0.0, 1.5);
-                let c = pixel(world, at(lat, lon_of(x)), h, gx.hypot(gy), lat, shade);
+                let c = pixel(world, sphere::direction_rad(lat, lon_of(x)), h, gx.hypot(gy), lat, shade);
                 out.extend_from_slice(&look::to_rgb8(c));
             }
             progress(1);
@@ -193,11 +194,6 @@ pub(crate) fn paint_segment(image: &mut Image, a: (f64, f64), b: (f64, f64), wid
             }
         }
     }
-}
-
-fn at(lat: f64, lon: f64) -> DVec3 {
-    let c = libm::cos(lat);
-    DVec3::new(c * libm::sin(lon), libm::sin(lat), c * libm::cos(lon))
 }
 
 /// Where the globe camera looks from: latitude and longitude of the view centre, degrees.

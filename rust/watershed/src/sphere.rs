@@ -7,7 +7,11 @@ use glam::DVec3;
 
 /// The unit direction at `lat_deg` north and `lon_deg` east, both in degrees.
 pub fn direction(lat_deg: f64, lon_deg: f64) -> DVec3 {
-    let (lat, lon) = (lat_deg.to_radians(), lon_deg.to_radians());
+    direction_rad(lat_deg.to_radians(), lon_deg.to_radians())
+}
+
+/// The unit direction at `lat` north and `lon` east, both in radians.
+pub(crate) fn direction_rad(lat: f64, lon: f64) -> DVec3 {
     let c = libm::cos(lat);
     DVec3::new(c * libm::sin(lon), libm::sin(lat), c * libm::cos(lon))
 }
@@ -51,14 +55,15 @@ pub fn fibonacci(i: usize, n: usize) -> DVec3 {
 /// `n` independent uniform directions drawn from `seed` (the digest's sample).
 pub fn random_directions(seed: u64, n: usize) -> Vec<DVec3> {
     let mut rng = SplitMix64::new(seed, 0xD1_6E57);
-    (0..n)
-        .map(|_| {
-            let y = rng.range(-1.0, 1.0);
-            let phi = rng.range(0.0, std::f64::consts::TAU);
-            let r = (1.0 - y * y).max(0.0).sqrt();
-            DVec3::new(r * libm::sin(phi), y, r * libm::cos(phi))
-        })
-        .collect()
+    (0..n).map(|_| random_unit(&mut rng)).collect()
+}
+
+/// A direction drawn uniformly over the sphere from `rng` (two draws: height, then angle).
+pub(crate) fn random_unit(rng: &mut SplitMix64) -> DVec3 {
+    let y = rng.range(-1.0, 1.0);
+    let phi = rng.range(0.0, std::f64::consts::TAU);
+    let r = (1.0 - y * y).max(0.0).sqrt();
+    DVec3::new(r * libm::sin(phi), y, r * libm::cos(phi))
 }
 
 #[cfg(test)]

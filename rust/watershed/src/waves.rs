@@ -68,10 +68,10 @@ impl SeaState {
     /// The wave trains of `settings`' world (seeded; the same every run).
     pub fn for_world(settings: &WorldSettings) -> Self {
         let mut rng = SplitMix64::new(settings.seed, 5);
-        let prevailing = random_unit(&mut rng);
+        let prevailing = sphere::random_unit(&mut rng);
         let spec = [(42.0, 0.45, 0.55), (23.0, 0.25, 0.5), (13.0, 0.14, 0.45), (7.0, 0.07, 0.4)];
         let trains = spec.map(|(wavelength, amplitude, steepness)| WaveTrain {
-            direction: sphere::unit(prevailing + random_unit(&mut rng) * 0.6),
+            direction: sphere::unit(prevailing + sphere::random_unit(&mut rng) * 0.6),
             wavelength_m: wavelength * rng.range(0.85, 1.15),
             amplitude_m: amplitude * rng.range(0.85, 1.15),
             steepness,
@@ -132,13 +132,6 @@ impl SeaState {
         }
         out
     }
-}
-
-fn random_unit(rng: &mut SplitMix64) -> DVec3 {
-    let y = rng.range(-1.0, 1.0);
-    let phi = rng.range(0.0, std::f64::consts::TAU);
-    let r = (1.0 - y * y).max(0.0).sqrt();
-    DVec3::new(r * libm::sin(phi), y, r * libm::cos(phi))
 }
 
 #[cfg(test)]
