@@ -138,7 +138,7 @@ impl PlanetHeight {
         };
         let Some(field) = self.field() else { return PackedFloat32Array::new() };
         let mut out = vec![0f32; block.voxels()];
-        match field.fill_block(&block, &mut out) {
+        match watershed::fill_natural_block(&field, &block, &mut out) {
             Ok(BlockFill::Mixed) => PackedFloat32Array::from(out),
             Ok(BlockFill::Uniform(v)) => PackedFloat32Array::from(vec![v; out.len()]),
             Err(e) => {

@@ -48,7 +48,7 @@ impl INode3D for ReachCarver {
         let radius = self.stream_radius_m;
         let streamer = self.streamer.get_or_insert_with(|| ReachStreamer::new(radius));
         streamer.radius_m = radius;
-        let update = streamer.update(&world, local);
+        let update = streamer.update(&world.carve.reaches, world.settings.radius_m, local);
         for id in update.unload {
             let name = format!("Reach{}", id.0);
             if let Some(mut child) = self.base().get_node_or_null(&name) {

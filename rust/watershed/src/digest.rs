@@ -1,8 +1,11 @@
 //! SHA-256 digests over raw IEEE bytes: the ruler for "same settings, same planet".
 
+use crate::drainage::NodeKind;
 use crate::height::PlanetHeight;
 use crate::settings::{hex, WorldSettings};
 use crate::sphere;
+use crate::terrain::Terrain;
+use crate::world::World;
 use glam::DVec3;
 use sha2::{Digest, Sha256};
 
@@ -39,6 +42,68 @@ pub fn world_digests(settings: &WorldSettings, planet: &PlanetHeight) -> WorldDi
     WorldDigests {
         directions: digest_f64(dirs.iter().flat_map(|d| d.to_array())),
         heights: digest_f64(heights),
+    }
+}
+
+impl Terrain {
+    /// SHA-256 (hex) of every reach's bed and channel: bed levels, settle length, depth and
+    /// half-width (f64), and the fall flag, reach by reach.
+    pub fn carve_digest(&self) -> String {
+        let mut h = Sha256::new();
+        for r in &self.carve.reaches {
+            for v in r.beds.iter().chain([&r.settle_m, &r.depth_m, &r.half_width_m]) {
+                h.update(v.to_le_bytes());
+            }
+            h.update([u8::from(r.fall)]);
+        }
+        hex(&h.finalize())
+    }
+
+    /// SHA-256 (hex) of the whole network: receivers (i64, -1 for outlets), catchments and
+    /// water levels (f64), node by node, as raw little-endian bytes.
+    pub fn network_digest(&self) -> String {
+        let d = &self.drainage;
+        let mut h = Sha256::new();
+        for r in d.receiver_indices() {
+            h.update(r.to_le_bytes());
+        }
+        for v in d.catchment_m2.iter().chain(&d.water_level_m) {
+            h.update(v.to_le_bytes());
+        }
+        hex(&h.finalize())
+    }
+
+    /// SHA-256 (hex) of the river set then the lake set, as ascending u32 node indices
+    /// (little-endian), the two separated by `u32::MAX`.
+    pub fn sets_digest(&self) -> String {
+        let kinds = &self.drainage.kind;
+        let mut h = Sha256::new();
+        for set in [NodeKind::River, NodeKind::Lake] {
+            for (i, _) in kinds.iter().enumerate().filter(|(_, k)| **k == set) {
+                h.update((i as u32).to_le_bytes());
+            }
+            h.update(u32::MAX.to_le_bytes());
+        }
+        hex(&h.finalize())
+    }
+
+    /// SHA-256 (hex) of the lattice heights, f64 node by node.
+    pub fn heights_digest(&self) -> String {
+        digest_f64(self.heights.iter().copied())
+    }
+}
+
+impl World {
+    /// SHA-256 (hex) of the water table: each reach's surface profile, discharge, wetted
+    /// area and depth (f64), reach by reach.
+    pub fn water_digest(&self) -> String {
+        let mut h = Sha256::new();
+        for (levels, f) in self.water.reach_levels.iter().zip(&self.water.reach_flows) {
+            for v in levels.iter().chain([&f.discharge_m3_s, &f.area_m2, &f.depth_m]) {
+                h.update(v.to_le_bytes());
+            }
+        }
+        hex(&h.finalize())
     }
 }
 

@@ -3,24 +3,38 @@
 //! Every point drains to a strictly lower neighbour or is a sink. The stages, in the order
 //! data flows through them:
 //!
-//! 1. **settings** — `worlds.json`, read strictly into [`WorldSettings`] ([`WorldCatalog`]);
-//!    **budget** — what its solve will cost ([`estimate_solve`]) and the check that refuses
-//!    a world this machine cannot hold ([`check_solve_memory`]), before any stage runs.
+//! 1. **settings** — `worlds.json`, read strictly into [`WorldSettings`] ([`WorldCatalog`]).
 //! 2. **height** — [`PlanetHeight`]: metres above the datum for any direction.
 //! 3. **lattice / grid** — [`FibonacciLattice`] on the sphere, [`Grid`] for heightmaps; both
 //!    are a [`Topology`] to the solver.
 //! 4. **drainage** — [`solve`]: sea, priority flood, receivers, lakes and bays, catchments,
-//!    rivers, Strahler orders, mouths. [`World`] runs stages 1–4 for one planet.
-//! 5. **carve** — [`Carve`]: reaches, beds that never rise, settled joins, falls, collars;
-//!    [`World::ground`] is the one carved height function, [`World::sdf`] and
-//!    [`World::fill_block`] its voxel form, [`ReachStreamer`] the per-reach streaming.
-//! 6. **water / waves** — [`WaterTable`]: every river, lake and sea level once, at load
-//!    ([`World::water_at`], [`World::flow_at`], [`World::submersion`], mill rates);
-//!    [`SeaState`]: the Gerstner trains, the storm crest and the shader uniforms.
-//! 7. **digest** — SHA-256 over raw IEEE bytes ([`world_digests`], [`World::network_digest`]).
-//! 8. **mesh** — terrain chunks on a cube-sphere ([`select_chunks`], [`World::chunk_mesh`])
-//!    and river water surfaces ([`World::water_mesh`]) for engines.
-//! 9. **look / render** — colour rules ([`ground_color`]) and pictures ([`render_map`]).
+//!    rivers, Strahler orders, mouths, the topological order.
+//! 5. **carve** — [`Carve`]: reaches, beds that never rise, settled joins, falls, collars.
+//!    [`Terrain`] holds stages 1–5 for one planet; [`Terrain::ground`] is the one carved
+//!    height function, [`Terrain::sdf`] and [`Terrain::fill_block`] its voxel form.
+//! 6. **water / waves** — [`WaterTable`]: every river, lake and sea level once, at load,
+//!    from the terrain alone; [`SeaState`]: the Gerstner trains, the storm crest (handed to
+//!    the drainage as a number) and the shader uniforms. [`World`] is a terrain and its
+//!    water table, and answers every water question ([`World::water_at`],
+//!    [`World::flow_at`], [`World::submersion`], mill rates).
+//! 7. **checks / digest / budget** — invariants and counts ([`World::water_stats`],
+//!    [`World::carve_stats`], the teleport check, [`world_probes`]), SHA-256 over raw IEEE
+//!    bytes ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost
+//!    before it runs ([`estimate_solve`], [`check_solve_memory`], from the stages'
+//!    constants), apart from the stages they measure.
+//! 8. **output** — terrain chunks on a cube-sphere ([`select_chunks`],
+//!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), colour rules
+//!    ([`ground_color`]), pictures ([`render_map`]), streaming ([`ReachStreamer`]).
+//!
+//! ```
+//! use watershed::{testkit, World};
+//!
+//! // The quick world (2 km radius), solved; then the water over a river's middle.
+//! let world = World::build(&testkit::world(testkit::QUICK_WORLD));
+//! let reach = &world.carve.reaches[0];
+//! let level = world.level_at(reach.start + reach.end);
+//! assert!(level.is_some_and(|l| l > world.ground(reach.start + reach.end)));
+//! ```
 //!
 //! Files: [`read_array2`] and [`write_npy`] for NumPy `.npy` arrays.
 //!
@@ -33,6 +47,7 @@
 mod budget;
 mod cancel;
 mod carve;
+mod checks;
 mod digest;
 mod drainage;
 mod geometry;
@@ -49,6 +64,7 @@ mod section;
 mod settings;
 mod sphere;
 mod stream;
+mod terrain;
 pub mod testkit;
 mod topology;
 mod voxel;
@@ -86,10 +102,11 @@ pub use settings::{
 };
 pub use sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use stream::{reaches_within, ReachStreamer, StreamUpdate};
+pub use terrain::Terrain;
 pub use topology::{NodeId, Topology};
 pub use voxel::{
-    encode_sdf, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD, MAX_BLOCK_SIDE,
-    SDF_16_BIT_SCALE,
+    encode_sdf, fill_natural_block, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD,
+    MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
 };
 pub use water::{
     reach_contribution, Body, ReachFlow, Water, WaterStats, WaterTable, BASE_RUNOFF_M_S, LAKE_BLEND_M,

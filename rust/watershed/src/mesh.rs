@@ -7,6 +7,7 @@
 use crate::carve::{profile_at, ReachId};
 use crate::look;
 use crate::sphere;
+use crate::terrain::Terrain;
 use crate::water::SEA_CLEARANCE_M;
 use crate::world::World;
 use glam::DVec3;
@@ -96,7 +97,7 @@ pub fn select_chunks(radius_m: f64, viewer: DVec3, split_factor: f64, max_level:
     out
 }
 
-impl World {
+impl Terrain {
     /// The mesh of terrain chunk `key`: `res` × `res` quads of carved ground coloured by the
     /// world's look, with a skirt hanging `skirt_m` down its edges to hide seams between
     /// levels of detail.
@@ -158,7 +159,9 @@ impl World {
         }
         mesh
     }
+}
 
+impl World {
     /// The water surface of reach `id`: a strip along the channel at the river's level,
     /// held just under the sea where the sea covers the ground. Empty for an unknown reach.
     pub fn water_mesh(&self, id: ReachId) -> MeshArrays {
@@ -195,9 +198,7 @@ impl World {
         orient_outward(&mut mesh, sphere::unit(reach.start + reach.end));
         mesh
     }
-}
 
-impl World {
     /// Sea depth over the whole planet as an equirectangular map `width` × `width / 2`
     /// (north at the top, longitude -180° at the left): metres of water between the sea
     /// surface and the carved ground, 0 on land — the depth the swimmer reads, for the

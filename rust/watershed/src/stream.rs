@@ -4,7 +4,6 @@
 
 use crate::carve::{Reach, ReachId};
 use crate::geometry::segment_projection;
-use crate::world::World;
 use glam::DVec3;
 
 /// The reaches loaded around a viewer.
@@ -35,10 +34,10 @@ impl ReachStreamer {
         &self.loaded
     }
 
-    /// Moves the viewer to `viewer` (metres from the planet's centre) and returns which
-    /// reaches to load and unload.
-    pub fn update(&mut self, world: &World, viewer: DVec3) -> StreamUpdate {
-        let wanted = reaches_within(world, viewer, self.radius_m);
+    /// Moves the viewer to `viewer` (metres from the centre of a planet of `planet_radius_m`)
+    /// and returns which of `reaches` to load and unload.
+    pub fn update(&mut self, reaches: &[Reach], planet_radius_m: f64, viewer: DVec3) -> StreamUpdate {
+        let wanted = reaches_within(reaches, planet_radius_m, viewer, self.radius_m);
         let load = wanted.iter().filter(|id| self.loaded.binary_search(id).is_err()).copied().collect();
         let unload = self.loaded.iter().filter(|id| wanted.binary_search(id).is_err()).copied().collect();
         self.loaded = wanted;
@@ -46,15 +45,13 @@ impl ReachStreamer {
     }
 }
 
-/// Every reach whose centre line passes within `radius_m` of `viewer`, ascending.
-pub fn reaches_within(world: &World, viewer: DVec3, radius_m: f64) -> Vec<ReachId> {
-    let r = world.settings.radius_m;
-    world
-        .carve
-        .reaches
+/// Every one of `reaches` (on a planet of `planet_radius_m`) whose centre line passes within
+/// `radius_m` of `viewer` (metres from the planet's centre), ascending.
+pub fn reaches_within(reaches: &[Reach], planet_radius_m: f64, viewer: DVec3, radius_m: f64) -> Vec<ReachId> {
+    reaches
         .iter()
         .enumerate()
-        .filter(|(_, reach)| distance_to(reach, viewer, r) <= radius_m)
+        .filter(|(_, reach)| distance_to(reach, viewer, planet_radius_m) <= radius_m)
         .map(|(i, _)| ReachId(i as u32))
         .collect()
 }

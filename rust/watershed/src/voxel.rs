@@ -6,7 +6,7 @@
 use crate::carve::{Reach, ReachId};
 use crate::height::PlanetHeight;
 use crate::sphere;
-use crate::world::World;
+use crate::terrain::Terrain;
 use glam::DVec3;
 
 /// A box of voxels: `size` voxels along x, y and z, `step_m` apart, the first at `origin`.
@@ -107,7 +107,7 @@ fn tangents(n: DVec3) -> (DVec3, DVec3) {
     (e1, n.cross(e1))
 }
 
-impl World {
+impl Terrain {
     /// Signed distance (metres, negative inside) from `p` to the carved ground, divided by
     /// the slope's secant so it behaves like a true distance on slopes.
     pub fn sdf(&self, p: DVec3) -> f64 {
@@ -157,15 +157,17 @@ impl World {
     }
 }
 
-impl PlanetHeight {
-    /// [`World::fill_block`] over the natural (uncarved) ground, for a terrain that is
-    /// meshed before the rivers are solved.
-    ///
-    /// # Errors
-    /// As [`World::fill_block`].
-    pub fn fill_block(&self, block: &Block, out: &mut [f32]) -> Result<BlockFill, VoxelError> {
-        fill_block_with(&|dir| self.height(dir), self.radius_m(), self.relief_m(), block, out)
-    }
+/// [`Terrain::fill_block`] over `planet`'s natural (uncarved) ground, for a terrain that is
+/// meshed before the rivers are solved.
+///
+/// # Errors
+/// As [`Terrain::fill_block`].
+pub fn fill_natural_block(
+    planet: &PlanetHeight,
+    block: &Block,
+    out: &mut [f32],
+) -> Result<BlockFill, VoxelError> {
+    fill_block_with(&|dir| planet.height(dir), planet.radius_m(), planet.relief_m(), block, out)
 }
 
 /// Fills `out` for `block` from a ground function (metres above the datum for any
@@ -375,7 +377,7 @@ impl ReachVolume {
     /// Bakes on grid `level` (0 the coarsest; each level a third more samples per axis).
     /// The grid is sheared to follow the bed's straight line from start to end, so a steep
     /// reach needs no taller a grid than a flat one.
-    fn bake(world: &World, reach: &Reach, level: usize) -> Self {
+    fn bake(world: &Terrain, reach: &Reach, level: usize) -> Self {
         let radius = world.settings.radius_m;
         let mid_dir = sphere::unit(reach.start + reach.end);
         let up = mid_dir;
@@ -432,7 +434,7 @@ impl ReachVolume {
 
     /// Whether the bake reads inside the channel halfway between bed and bank top at the
     /// reach's middle.
-    fn reads_inside_at_centre(&self, world: &World, reach: &Reach) -> bool {
+    fn reads_inside_at_centre(&self, world: &Terrain, reach: &Reach) -> bool {
         let mid_dir = sphere::unit(reach.start + reach.end);
         let (_, natural) = world.ground_and_natural(mid_dir);
         let bed = reach.bed_at(reach.length_m / 2.0);

@@ -9,11 +9,10 @@
 //! Nothing here depends on what is streamed in or where a viewer stands.
 
 use crate::carve::{profile_at, Reach, ReachEnd};
-use crate::drainage::NodeKind;
-use crate::geometry::{bell, chord_fraction, segment_projection, smoothstep};
+use crate::geometry::{bell, chord_fraction, smoothstep};
 use crate::sphere;
+use crate::terrain::Terrain;
 use crate::waves::SeaState;
-use crate::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -125,9 +124,9 @@ pub struct WaterTable {
 }
 
 impl WaterTable {
-    /// Computes every level from the solved drainage and carve of `world` (whose `water`
-    /// field is not read).
-    pub fn build(world: &World) -> Self {
+    /// Computes every level from the solved drainage and channels of `terrain`.
+    pub fn build(terrain: &Terrain) -> Self {
+        let world = terrain;
         let settings = &world.settings;
         let d = &world.drainage;
         let reaches = &world.carve.reaches;
@@ -210,7 +209,7 @@ impl WaterTable {
 
 /// The lower of the natural ground at the two bank edges, every [`BANK_SPACING_M`] along a
 /// reach (at least at both ends), metres above the datum.
-fn low_banks(world: &World, reach: &Reach) -> Vec<f64> {
+fn low_banks(world: &Terrain, reach: &Reach) -> Vec<f64> {
     let count = ((reach.length_m / BANK_SPACING_M).ceil() as usize).max(1);
     let ab = reach.end - reach.start;
     let across =
@@ -224,7 +223,7 @@ fn low_banks(world: &World, reach: &Reach) -> Vec<f64> {
 }
 
 /// Discharge and wetted cross-section of a reach at its middle, level `level_m`.
-fn flow(world: &World, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlow {
+fn flow(world: &Terrain, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlow {
     let mid = sphere::unit(reach.start + reach.end);
     let across = sphere::unit(mid.cross(reach.end - reach.start));
     const SAMPLES: usize = 24;
@@ -252,303 +251,8 @@ pub fn reach_contribution(reach: &Reach, levels: &[f64], p: DVec3, radius_m: f64
 
 /// Weight of a reach at a point `across_m` from its line and `beyond_m` past its nearer end,
 /// for a channel of half-width `half_width_m`: the carve's bell across, faded past the ends.
-fn reach_weight(across_m: f64, beyond_m: f64, half_width_m: f64) -> f64 {
+pub(crate) fn reach_weight(across_m: f64, beyond_m: f64, half_width_m: f64) -> f64 {
     bell(across_m / half_width_m) * bell(beyond_m / half_width_m)
-}
-
-impl World {
-    /// The still water over direction `dir`: the sea where it covers the carved ground, else
-    /// a lake or a river where its level stands above the carved ground; `None` when dry.
-    pub fn water_at(&self, dir: DVec3) -> Option<Water> {
-        let p = sphere::unit(dir);
-        let (ground, _) = self.ground_and_natural(p);
-        if self.settings.sea && ground < self.settings.sea_level_m {
-            return Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
-        }
-        let node = self.lattice.nearest_node(p).index();
-        let near = self.carve.reaches_near(&self.lattice, node);
-        let lake = self.lake_level(p, node, &near);
-        let river = self.river_level(p, &near);
-        match (river, lake) {
-            (Some(r), Some(l)) if r > l && r > ground => Some(Water { level_m: r, body: Body::River }),
-            (_, Some(l)) if l > ground => Some(Water { level_m: l, body: Body::Lake }),
-            (Some(r), _) if r > ground => Some(Water { level_m: r, body: Body::River }),
-            _ => None,
-        }
-    }
-
-    /// The level of a lake over unit direction `p` (nearest node `node`): that node's lake, or of a
-    /// river entering a lake whose last stretch passes within [`LAKE_SHORE_WIDTHS`] channel
-    /// half-widths of `p` (the lake covers the channel's dry banks there).
-    fn lake_level(&self, p: DVec3, node: usize, near: &[u32]) -> Option<f64> {
-        if self.drainage.kind[node] == NodeKind::Lake {
-            return Some(self.drainage.water_level_m[node]);
-        }
-        let radius = self.settings.radius_m;
-        near.iter()
-            .map(|&id| &self.carve.reaches[id as usize])
-            .filter(|r| r.ends_in == ReachEnd::Lake)
-            .filter(|r| segment_projection(r.start, r.end, p).1 * radius < LAKE_SHORE_WIDTHS * r.half_width_m)
-            .map(|r| self.drainage.water_level_m[r.to.index()])
-            .reduce(f64::max)
-    }
-
-    /// The river level at unit direction `p`: the bell-weighted average of the level
-    /// profiles of the reaches in `near` whose banks reach `p` (each continued past its ends
-    /// at its mean slope).
-    fn river_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
-        let radius = self.settings.radius_m;
-        let (mut sum, mut weights) = (0.0, 0.0);
-        for &id in near {
-            let reach = &self.carve.reaches[id as usize];
-            if let Some((w, level)) =
-                reach_contribution(reach, &self.water.reach_levels[id as usize], p, radius)
-            {
-                sum += w * level;
-                weights += w;
-            }
-        }
-        (weights > 0.0).then(|| sum / weights)
-    }
-
-    /// The surface a river or lake water mesh draws over `dir`: the river or lake level
-    /// (ignoring the sea), held [`SEA_CLEARANCE_M`] under the sea surface where the sea also
-    /// covers the ground, so the two never draw the same pixel; `None` when no river or lake.
-    pub fn inland_surface_at(&self, dir: DVec3) -> Option<f64> {
-        let p = sphere::unit(dir);
-        let (ground, _) = self.ground_and_natural(p);
-        let node = self.lattice.nearest_node(p).index();
-        let near = self.carve.reaches_near(&self.lattice, node);
-        let level = match (self.river_level(p, &near), self.lake_level(p, node, &near)) {
-            (Some(r), Some(l)) => r.max(l),
-            (r, l) => r.or(l)?,
-        };
-        match self.settings.sea {
-            true if ground < self.settings.sea_level_m => {
-                Some(level.min(self.settings.sea_level_m - SEA_CLEARANCE_M))
-            }
-            _ => (level > ground).then_some(level),
-        }
-    }
-
-    /// Still water level over `dir`, metres above the datum, or `None` when dry.
-    pub fn level_at(&self, dir: DVec3) -> Option<f64> {
-        self.water_at(dir).map(|w| w.level_m)
-    }
-
-    /// Still water levels for many directions, in parallel (same bytes with any thread count).
-    pub fn levels_at(&self, dirs: &[DVec3]) -> Vec<Option<f64>> {
-        dirs.par_iter().map(|&d| self.level_at(d)).collect()
-    }
-
-    /// How far `p` (metres from the planet's centre) is under the still water surface over
-    /// it, metres (negative above the surface); `None` over dry ground.
-    pub fn depth_at(&self, p: DVec3) -> Option<f64> {
-        let height = p.length() - self.settings.radius_m;
-        self.level_at(p).map(|level| level - height)
-    }
-
-    /// [`World::depth_at`] for many points, in parallel.
-    pub fn depths_at(&self, points: &[DVec3]) -> Vec<Option<f64>> {
-        points.par_iter().map(|&p| self.depth_at(p)).collect()
-    }
-
-    /// Whether `p` is under still water.
-    pub fn is_underwater(&self, p: DVec3) -> bool {
-        self.depth_at(p).is_some_and(|d| d > 0.0)
-    }
-
-    /// [`World::is_underwater`] for many points, in parallel.
-    pub fn are_underwater(&self, points: &[DVec3]) -> Vec<bool> {
-        points.par_iter().map(|&p| self.is_underwater(p)).collect()
-    }
-
-    /// Water velocity at `p` (metres from the planet's centre), m/s along the stream: the
-    /// bell-weighted average of the nearby reaches' mean flow; zero outside rivers.
-    pub fn flow_at(&self, p: DVec3) -> DVec3 {
-        let dir = sphere::unit(p);
-        if self.water_at(dir).is_none_or(|w| w.body != Body::River) {
-            return DVec3::ZERO;
-        }
-        let node = self.lattice.nearest_node(dir).index();
-        let radius = self.settings.radius_m;
-        let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
-        for &id in self.carve.reaches_at(node) {
-            let reach = &self.carve.reaches[id as usize];
-            let ab = reach.end - reach.start;
-            let across = segment_projection(reach.start, reach.end, dir).1 * radius;
-            let w = reach_weight(across, 0.0, reach.half_width_m);
-            if w > 0.0 {
-                let along = sphere::unit(ab - dir * ab.dot(dir));
-                sum += along * (w * self.water.reach_flows[id as usize].mean_speed_m_s());
-                weights += w;
-            }
-        }
-        if weights > 0.0 {
-            sum / weights
-        } else {
-            DVec3::ZERO
-        }
-    }
-
-    /// [`World::flow_at`] for many points, in parallel.
-    pub fn flows_at(&self, points: &[DVec3]) -> Vec<DVec3> {
-        points.par_iter().map(|&p| self.flow_at(p)).collect()
-    }
-
-    /// The flow of the reach whose channel is nearest to `dir`, if any reach's banks reach it.
-    pub fn reach_flow_at(&self, dir: DVec3) -> Option<ReachFlow> {
-        let p = sphere::unit(dir);
-        let node = self.lattice.nearest_node(p).index();
-        let radius = self.settings.radius_m;
-        let mut best: Option<(f64, usize)> = None;
-        for &id in self.carve.reaches_at(node) {
-            let reach = &self.carve.reaches[id as usize];
-            let across = segment_projection(reach.start, reach.end, p).1 * radius;
-            if across < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
-                best = Some((across, id as usize));
-            }
-        }
-        best.map(|(_, id)| self.water.reach_flows[id])
-    }
-
-    /// Rate of a mill wheel of radius `radius_m` standing in the river at `dir` with its
-    /// lowest paddle `dip_m` under the live surface, radians per second (`None` off rivers).
-    pub fn mill_rate_rad_s(&self, dir: DVec3, radius_m: f64, dip_m: f64) -> Option<f64> {
-        self.reach_flow_at(dir).map(|f| f.mill_rate_rad_s(radius_m, dip_m))
-    }
-
-    /// How deep each hull point (metres from the planet's centre) is under the live water at
-    /// time `t` (seconds): the sea's moving surface where the sea covers, the still river or
-    /// lake level elsewhere. Negative above the surface; `None` over dry ground.
-    pub fn submersion(&self, points: &[DVec3], t: f64) -> Vec<Option<f64>> {
-        points
-            .par_iter()
-            .map(|&p| {
-                let height = p.length() - self.settings.radius_m;
-                let water = self.water_at(p)?;
-                let surface = match (&self.water.sea, water.body) {
-                    (Some(sea), Body::Sea) => sea.surface_height_m(p, t),
-                    _ => water.level_m,
-                };
-                Some(surface - height)
-            })
-            .collect()
-    }
-
-    /// The teleport check: levels at `points` (directions) measured cold, then after
-    /// streaming reaches in along one walk over the points and along another in a different
-    /// order; returns how many points read a different level (bit for bit) either time.
-    pub fn teleport_check(&self, points: &[DVec3]) -> usize {
-        let bits = |world: &World| -> Vec<Option<u64>> {
-            points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect()
-        };
-        let radius = self.settings.radius_m;
-        let cold = bits(self);
-        let mut near = crate::stream::ReachStreamer::new(300.0);
-        for &p in points.iter().rev() {
-            near.update(self, sphere::unit(p) * (radius + 2.0));
-        }
-        let walked = bits(self);
-        let mut far = crate::stream::ReachStreamer::new(120.0);
-        for &p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
-            far.update(self, sphere::unit(p) * (radius + 30.0));
-        }
-        let teleported = bits(self);
-        (0..points.len()).filter(|&i| cold[i] != walked[i] || cold[i] != teleported[i]).count()
-    }
-
-    /// Points on every `stride`-th reach's centre line, at its middle: where the teleport
-    /// check measures.
-    pub fn river_sample_points(&self, stride: usize) -> Vec<DVec3> {
-        self.carve.reaches.iter().step_by(stride.max(1)).map(|r| sphere::unit(r.start + r.end)).collect()
-    }
-
-    /// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
-    /// they flow into.
-    pub fn water_stats(&self) -> WaterStats {
-        let reaches = &self.carve.reaches;
-        let levels = &self.water.reach_levels;
-        let mut s = WaterStats::default();
-        for (reach, profile) in reaches.iter().zip(levels) {
-            if profile.windows(2).any(|w| w[1] > w[0]) {
-                s.rising += 1;
-            }
-            let downstream = match reach.ends_in {
-                ReachEnd::Lake => self.drainage.water_level_m[reach.to.index()],
-                ReachEnd::Sea => self.settings.sea_level_m,
-                ReachEnd::River => {
-                    let next = self
-                        .carve
-                        .reaches_at(reach.to.index())
-                        .iter()
-                        .find(|&&k| reaches[k as usize].from == reach.to);
-                    next.map_or(f64::NEG_INFINITY, |&k| levels[k as usize][0])
-                }
-            };
-            if profile.last().is_some_and(|&end| end < downstream) {
-                s.below_downstream += 1;
-            }
-        }
-        let per_reach: Vec<(usize, f64, usize, f64)> =
-            reaches.par_iter().map(|r| self.reach_water_checks(r)).collect();
-        for (banks, worst_bank, steps, worst_step) in per_reach {
-            s.bank_mismatches += banks;
-            s.worst_bank_m = s.worst_bank_m.max(worst_bank);
-            s.steps += steps;
-            s.worst_step_m = s.worst_step_m.max(worst_step);
-        }
-        s
-    }
-
-    /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
-    /// of one reach: (mismatches, worst m, steps, worst m).
-    fn reach_water_checks(&self, reach: &Reach) -> (usize, f64, usize, f64) {
-        let radius = self.settings.radius_m;
-        let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
-        let ab = reach.end - reach.start;
-        let across = sphere::unit(ab.cross(reach.start + reach.end));
-        for k in 0..8 {
-            let centre = sphere::unit(reach.start + ab * ((k as f64 + 0.5) / 8.0));
-            for side in [-1.0, 1.0] {
-                let mut last: Option<f64> = None;
-                let limit = (1.5 * reach.half_width_m / 0.2) as usize + 1;
-                for j in 0..=limit {
-                    let p = centre + across * (side * j as f64 * 0.2 / radius);
-                    match (self.water_at(p), last) {
-                        (Some(w), _) if w.body == Body::River => last = Some(w.level_m),
-                        (None, Some(level)) => {
-                            let over = level - self.ground(p);
-                            if over > 0.5 {
-                                banks += 1;
-                                worst_bank = worst_bank.max(over);
-                            }
-                            break;
-                        }
-                        _ => break,
-                    }
-                }
-            }
-        }
-        let samples = reach.length_m.ceil() as usize;
-        let mut previous: Option<(f64, f64)> = None;
-        for k in 0..=samples {
-            let t = k as f64 / samples.max(1) as f64;
-            let p = sphere::unit(reach.start + ab * t);
-            let bed = reach.bed_at(t * reach.length_m);
-            let level = self.water_at(p).filter(|w| w.body == Body::River).map(|w| w.level_m);
-            if let (Some((a, bed_a)), Some(b)) = (previous, level) {
-                // Down a fall face the water follows the bed; a step is water that does not.
-                let step = ((a - b).abs() - (bed_a - bed).abs()).max(0.0);
-                if step > 1.0 {
-                    steps += 1;
-                    worst_step = worst_step.max(step);
-                }
-            }
-            previous = level.map(|l| (l, bed));
-        }
-        (banks, worst_bank, steps, worst_step)
-    }
 }
 
 #[cfg(test)]

@@ -1,39 +1,40 @@
-//! One planet, solved: settings → ground field → lattice → heights → drainage.
+//! One planet, solved: its [`Terrain`] and the [`WaterTable`] on it, and every question a
+//! game asks of them — where the water stands, how deep, how fast, how a hull floats.
 
 use crate::cancel;
-use crate::carve::{Carve, CarveStats, ReachEnd};
-use crate::digest::digest_f64;
-use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
-use crate::height::PlanetHeight;
-use crate::lattice::FibonacciLattice;
-use crate::settings::{hex, WorldSettings};
+use crate::carve::ReachEnd;
+use crate::drainage::{NodeKind, Stopwatch};
+use crate::geometry::segment_projection;
+use crate::settings::WorldSettings;
 use crate::sphere;
-use crate::water::WaterTable;
+use crate::terrain::Terrain;
+use crate::water::{
+    reach_contribution, reach_weight, Body, ReachFlow, Water, WaterTable, LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
+};
 use crate::waves::SeaState;
 use glam::DVec3;
 use rayon::prelude::*;
-use sha2::{Digest, Sha256};
+use std::ops::Deref;
 use std::sync::atomic::AtomicBool;
 
-/// A world's ground and drainage on its Fibonacci lattice.
+/// A world: its terrain (ground, drainage, channels; its fields read through `world.`) and
+/// its water table.
 #[derive(Debug, Clone)]
 pub struct World {
-    /// The settings it was built from.
-    pub settings: WorldSettings,
-    /// The ground field.
-    pub planet: PlanetHeight,
-    /// The lattice (`settings.lattice_nodes` points).
-    pub lattice: FibonacciLattice,
-    /// Ground height at every lattice node, metres.
-    pub heights: Vec<f64>,
-    /// The drainage solve.
-    pub drainage: Drainage,
-    /// The river channels.
-    pub carve: Carve,
-    /// Every water level, computed once.
+    /// The ground, drainage and channels.
+    pub terrain: Terrain,
+    /// Every water level, computed once from the terrain.
     pub water: WaterTable,
     /// Wall-clock milliseconds per stage (lattice, heights, the solve's stages, carve, water).
     pub timings_ms: Vec<(&'static str, f64)>,
+}
+
+impl Deref for World {
+    type Target = Terrain;
+
+    fn deref(&self) -> &Terrain {
+        &self.terrain
+    }
 }
 
 impl World {
@@ -64,168 +65,194 @@ impl World {
         progress: &(dyn Fn(&'static str, f64) + Sync),
         cancel: &AtomicBool,
     ) -> Option<Self> {
-        let go_on = || (!cancel::requested(cancel)).then_some(());
         let mut clock = Stopwatch::start();
-        let planet = PlanetHeight::new(settings);
-        let lattice = FibonacciLattice::new_cancellable(settings.lattice_nodes, settings.radius_m, cancel)?;
-        clock.lap("lattice");
-        progress("lattice", 0.15);
-        let mut heights = Vec::with_capacity(lattice.positions().len());
-        for chunk in lattice.positions().chunks(cancel::CHECK_EVERY) {
-            go_on()?;
-            heights.extend(planet.heights(chunk));
+        let storm_crest_m = SeaState::for_world(settings).storm_crest_m();
+        let terrain = Terrain::build_cancellable(settings, storm_crest_m, progress, cancel, &mut clock)?;
+        if cancel::requested(cancel) {
+            return None;
         }
-        clock.lap("heights");
-        progress("heights", 0.45);
-        let params = DrainageParams::for_world(settings, SeaState::for_world(settings).storm_crest_m());
-        let drainage = drainage::solve_cancellable(&lattice, &heights, &params, cancel)?;
-        clock.laps.extend(drainage.timings_ms.iter().copied());
-        clock.lap_from_here();
-        progress("drainage", 0.6);
-        go_on()?;
-        let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
-        clock.lap("carve");
-        progress("carve", 0.8);
-        go_on()?;
-        let mut world = World {
-            settings: settings.clone(),
-            planet,
-            lattice,
-            heights,
-            drainage,
-            carve,
-            water: WaterTable::default(),
-            timings_ms: Vec::new(),
-        };
-        world.water = WaterTable::build(&world);
+        let water = WaterTable::build(&terrain);
         clock.lap("water");
         progress("water", 1.0);
-        world.timings_ms = clock.laps;
-        Some(world)
+        Some(World { terrain, water, timings_ms: clock.laps })
     }
 
-    /// The carved ground in direction `dir`: the natural ground with every channel and
-    /// beach collar cut in, metres above the datum. The one height function the mesh, the
-    /// voxel SDF and the water read.
-    pub fn ground(&self, dir: DVec3) -> f64 {
-        self.ground_and_natural(dir).0
-    }
-
-    /// The carved and the natural ground in direction `dir`, metres above the datum.
-    pub fn ground_and_natural(&self, dir: DVec3) -> (f64, f64) {
+    /// The still water over direction `dir`: the sea where it covers the carved ground, else
+    /// a lake or a river where its level stands above the carved ground; `None` when dry.
+    pub fn water_at(&self, dir: DVec3) -> Option<Water> {
         let p = sphere::unit(dir);
-        let natural = self.planet.height_unit(p);
-        (self.carve.cut(&self.lattice, p, natural), natural)
+        let (ground, _) = self.ground_and_natural(p);
+        if self.settings.sea && ground < self.settings.sea_level_m {
+            return Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
+        }
+        let node = self.lattice.nearest_node(p).index();
+        let near = self.carve.reaches_near(&self.lattice, node);
+        let lake = self.lake_level(p, node, &near);
+        let river = self.river_level(p, &near);
+        match (river, lake) {
+            (Some(r), Some(l)) if r > l && r > ground => Some(Water { level_m: r, body: Body::River }),
+            (_, Some(l)) if l > ground => Some(Water { level_m: l, body: Body::Lake }),
+            (Some(r), _) if r > ground => Some(Water { level_m: r, body: Body::River }),
+            _ => None,
+        }
     }
 
-    /// Carve invariants and counts: beds, joins, faces, falls, collars, and `samples` points
-    /// along every reach's centre line checked against the carved ground.
-    pub fn carve_stats(&self, samples: usize) -> CarveStats {
-        let reaches = &self.carve.reaches;
-        let mut s = CarveStats { reaches: reaches.len(), samples_per_reach: samples, ..Default::default() };
-        for reach in reaches {
-            if reach.rises() {
-                s.bed_rising += 1;
-            }
-            if reach.ends_in == ReachEnd::River && reach.bed_end_m() < self.carve.bed_of(reach.to) {
-                s.tributary_below_main += 1;
-            }
-            if reach.face_slope() > crate::carve::MAX_FACE_SLOPE + 1e-9 {
-                s.steep_faces += 1;
-            }
-            if reach.fall {
-                s.falls += 1;
-                s.tallest_fall_m = s.tallest_fall_m.max(reach.drop_m);
-            }
-            if reach.ends_in == ReachEnd::Sea {
-                s.mouths_with_collar += 1;
+    /// The level of a lake over unit direction `p` (nearest node `node`): that node's lake, or of a
+    /// river entering a lake whose last stretch passes within [`LAKE_SHORE_WIDTHS`] channel
+    /// half-widths of `p` (the lake covers the channel's dry banks there).
+    fn lake_level(&self, p: DVec3, node: usize, near: &[u32]) -> Option<f64> {
+        if self.drainage.kind[node] == NodeKind::Lake {
+            return Some(self.drainage.water_level_m[node]);
+        }
+        let radius = self.settings.radius_m;
+        near.iter()
+            .map(|&id| &self.carve.reaches[id as usize])
+            .filter(|r| r.ends_in == ReachEnd::Lake)
+            .filter(|r| segment_projection(r.start, r.end, p).1 * radius < LAKE_SHORE_WIDTHS * r.half_width_m)
+            .map(|r| self.drainage.water_level_m[r.to.index()])
+            .reduce(f64::max)
+    }
+
+    /// The river level at unit direction `p`: the bell-weighted average of the level
+    /// profiles of the reaches in `near` whose banks reach `p` (each continued past its ends
+    /// at its mean slope).
+    fn river_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
+        let radius = self.settings.radius_m;
+        let (mut sum, mut weights) = (0.0, 0.0);
+        for &id in near {
+            let reach = &self.carve.reaches[id as usize];
+            if let Some((w, level)) =
+                reach_contribution(reach, &self.water.reach_levels[id as usize], p, radius)
+            {
+                sum += w * level;
+                weights += w;
             }
         }
-        let per_reach: Vec<(usize, usize)> = reaches
+        (weights > 0.0).then(|| sum / weights)
+    }
+
+    /// The surface a river or lake water mesh draws over `dir`: the river or lake level
+    /// (ignoring the sea), held [`SEA_CLEARANCE_M`] under the sea surface where the sea also
+    /// covers the ground, so the two never draw the same pixel; `None` when no river or lake.
+    pub fn inland_surface_at(&self, dir: DVec3) -> Option<f64> {
+        let p = sphere::unit(dir);
+        let (ground, _) = self.ground_and_natural(p);
+        let node = self.lattice.nearest_node(p).index();
+        let near = self.carve.reaches_near(&self.lattice, node);
+        let level = match (self.river_level(p, &near), self.lake_level(p, node, &near)) {
+            (Some(r), Some(l)) => r.max(l),
+            (r, l) => r.or(l)?,
+        };
+        match self.settings.sea {
+            true if ground < self.settings.sea_level_m => {
+                Some(level.min(self.settings.sea_level_m - SEA_CLEARANCE_M))
+            }
+            _ => (level > ground).then_some(level),
+        }
+    }
+
+    /// Still water level over `dir`, metres above the datum, or `None` when dry.
+    pub fn level_at(&self, dir: DVec3) -> Option<f64> {
+        self.water_at(dir).map(|w| w.level_m)
+    }
+
+    /// Still water levels for many directions, in parallel (same bytes with any thread count).
+    pub fn levels_at(&self, dirs: &[DVec3]) -> Vec<Option<f64>> {
+        dirs.par_iter().map(|&d| self.level_at(d)).collect()
+    }
+
+    /// How far `p` (metres from the planet's centre) is under the still water surface over
+    /// it, metres (negative above the surface); `None` over dry ground.
+    pub fn depth_at(&self, p: DVec3) -> Option<f64> {
+        let height = p.length() - self.settings.radius_m;
+        self.level_at(p).map(|level| level - height)
+    }
+
+    /// [`World::depth_at`] for many points, in parallel.
+    pub fn depths_at(&self, points: &[DVec3]) -> Vec<Option<f64>> {
+        points.par_iter().map(|&p| self.depth_at(p)).collect()
+    }
+
+    /// Whether `p` is under still water.
+    pub fn is_underwater(&self, p: DVec3) -> bool {
+        self.depth_at(p).is_some_and(|d| d > 0.0)
+    }
+
+    /// [`World::is_underwater`] for many points, in parallel.
+    pub fn are_underwater(&self, points: &[DVec3]) -> Vec<bool> {
+        points.par_iter().map(|&p| self.is_underwater(p)).collect()
+    }
+
+    /// Water velocity at `p` (metres from the planet's centre), m/s along the stream: the
+    /// bell-weighted average of the nearby reaches' mean flow; zero outside rivers.
+    pub fn flow_at(&self, p: DVec3) -> DVec3 {
+        let dir = sphere::unit(p);
+        if self.water_at(dir).is_none_or(|w| w.body != Body::River) {
+            return DVec3::ZERO;
+        }
+        let node = self.lattice.nearest_node(dir).index();
+        let radius = self.settings.radius_m;
+        let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
+        for &id in self.carve.reaches_at(node) {
+            let reach = &self.carve.reaches[id as usize];
+            let ab = reach.end - reach.start;
+            let across = segment_projection(reach.start, reach.end, dir).1 * radius;
+            let w = reach_weight(across, 0.0, reach.half_width_m);
+            if w > 0.0 {
+                let along = sphere::unit(ab - dir * ab.dot(dir));
+                sum += along * (w * self.water.reach_flows[id as usize].mean_speed_m_s());
+                weights += w;
+            }
+        }
+        if weights > 0.0 {
+            sum / weights
+        } else {
+            DVec3::ZERO
+        }
+    }
+
+    /// [`World::flow_at`] for many points, in parallel.
+    pub fn flows_at(&self, points: &[DVec3]) -> Vec<DVec3> {
+        points.par_iter().map(|&p| self.flow_at(p)).collect()
+    }
+
+    /// The flow of the reach whose channel is nearest to `dir`, if any reach's banks reach it.
+    pub fn reach_flow_at(&self, dir: DVec3) -> Option<ReachFlow> {
+        let p = sphere::unit(dir);
+        let node = self.lattice.nearest_node(p).index();
+        let radius = self.settings.radius_m;
+        let mut best: Option<(f64, usize)> = None;
+        for &id in self.carve.reaches_at(node) {
+            let reach = &self.carve.reaches[id as usize];
+            let across = segment_projection(reach.start, reach.end, p).1 * radius;
+            if across < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
+                best = Some((across, id as usize));
+            }
+        }
+        best.map(|(_, id)| self.water.reach_flows[id])
+    }
+
+    /// Rate of a mill wheel of radius `radius_m` standing in the river at `dir` with its
+    /// lowest paddle `dip_m` under the live surface, radians per second (`None` off rivers).
+    pub fn mill_rate_rad_s(&self, dir: DVec3, radius_m: f64, dip_m: f64) -> Option<f64> {
+        self.reach_flow_at(dir).map(|f| f.mill_rate_rad_s(radius_m, dip_m))
+    }
+
+    /// How deep each hull point (metres from the planet's centre) is under the live water at
+    /// time `t` (seconds): the sea's moving surface where the sea covers, the still river or
+    /// lake level elsewhere. Negative above the surface; `None` over dry ground.
+    pub fn submersion(&self, points: &[DVec3], t: f64) -> Vec<Option<f64>> {
+        points
             .par_iter()
-            .map(|reach| {
-                let (mut floating, mut shallow) = (0, 0);
-                for k in 0..samples {
-                    let t = (k as f64 + 0.5) / samples as f64;
-                    let p = sphere::unit(reach.start + (reach.end - reach.start) * t);
-                    let bed = reach.bed_at(t * reach.length_m);
-                    let (ground, natural) = self.ground_and_natural(p);
-                    // Where the sea covers the ground, the river has ended.
-                    if self.settings.sea && natural < self.settings.sea_level_m {
-                        continue;
-                    }
-                    if bed - ground > 6.0 {
-                        floating += 1;
-                    }
-                    if natural - bed < 0.1 {
-                        shallow += 1;
-                    }
-                }
-                (floating, shallow)
+            .map(|&p| {
+                let height = p.length() - self.settings.radius_m;
+                let water = self.water_at(p)?;
+                let surface = match (&self.water.sea, water.body) {
+                    (Some(sea), Body::Sea) => sea.surface_height_m(p, t),
+                    _ => water.level_m,
+                };
+                Some(surface - height)
             })
-            .collect();
-        for (f, sh) in per_reach {
-            s.floating_stretches += f;
-            s.shallow_stretches += sh;
-        }
-        s
-    }
-
-    /// SHA-256 (hex) of every reach's bed and channel: bed levels, settle length, depth and
-    /// half-width (f64), and the fall flag, reach by reach.
-    pub fn carve_digest(&self) -> String {
-        let mut h = Sha256::new();
-        for r in &self.carve.reaches {
-            for v in r.beds.iter().chain([&r.settle_m, &r.depth_m, &r.half_width_m]) {
-                h.update(v.to_le_bytes());
-            }
-            h.update([u8::from(r.fall)]);
-        }
-        hex(&h.finalize())
-    }
-
-    /// SHA-256 (hex) of the whole network: receivers (i64, -1 for outlets), catchments and
-    /// water levels (f64), node by node, as raw little-endian bytes.
-    pub fn network_digest(&self) -> String {
-        let d = &self.drainage;
-        let mut h = Sha256::new();
-        for r in d.receiver_indices() {
-            h.update(r.to_le_bytes());
-        }
-        for v in d.catchment_m2.iter().chain(&d.water_level_m) {
-            h.update(v.to_le_bytes());
-        }
-        hex(&h.finalize())
-    }
-
-    /// SHA-256 (hex) of the river set then the lake set, as ascending u32 node indices
-    /// (little-endian), the two separated by `u32::MAX`.
-    pub fn sets_digest(&self) -> String {
-        let kinds = &self.drainage.kind;
-        let mut h = Sha256::new();
-        for set in [NodeKind::River, NodeKind::Lake] {
-            for (i, _) in kinds.iter().enumerate().filter(|(_, k)| **k == set) {
-                h.update((i as u32).to_le_bytes());
-            }
-            h.update(u32::MAX.to_le_bytes());
-        }
-        hex(&h.finalize())
-    }
-
-    /// SHA-256 (hex) of the water table: each reach's surface profile, discharge, wetted
-    /// area and depth (f64), reach by reach.
-    pub fn water_digest(&self) -> String {
-        let mut h = Sha256::new();
-        for (levels, f) in self.water.reach_levels.iter().zip(&self.water.reach_flows) {
-            for v in levels.iter().chain([&f.discharge_m3_s, &f.area_m2, &f.depth_m]) {
-                h.update(v.to_le_bytes());
-            }
-        }
-        hex(&h.finalize())
-    }
-
-    /// SHA-256 (hex) of the lattice heights, f64 node by node.
-    pub fn heights_digest(&self) -> String {
-        digest_f64(self.heights.iter().copied())
+            .collect()
     }
 }

@@ -198,17 +198,20 @@ fn streaming_depends_on_where_not_how() {
     let mut walked = ReachStreamer::new(400.0);
     for k in 0..=20 {
         let d = watershed::unit(reach.start + DVec3::new(0.03, 0.0, 0.0) * (1.0 - k as f64 / 20.0));
-        walked.update(&world, d * (r + 2.0));
+        walked.update(&world.carve.reaches, world.settings.radius_m, d * (r + 2.0));
     }
     let mut jumped = ReachStreamer::new(400.0);
-    let first = jumped.update(&world, DVec3::new(0.0, -r, 0.0));
-    let second = jumped.update(&world, target);
+    let first = jumped.update(&world.carve.reaches, world.settings.radius_m, DVec3::new(0.0, -r, 0.0));
+    let second = jumped.update(&world.carve.reaches, world.settings.radius_m, target);
     assert_eq!(walked.loaded(), jumped.loaded());
     assert!(!walked.loaded().is_empty());
     // The second update loads what is new and unloads what is gone.
     assert!(second.load.iter().all(|id| !first.load.contains(id)));
     assert_eq!(second.unload.len() + jumped.loaded().len(), first.load.len() + second.load.len());
-    assert!(jumped.update(&world, target).load.is_empty(), "standing still changes nothing");
+    assert!(
+        jumped.update(&world.carve.reaches, world.settings.radius_m, target).load.is_empty(),
+        "standing still changes nothing"
+    );
 }
 
 proptest! {

@@ -1,0 +1,180 @@
+//! Checks and diagnostics of a solved world, kept apart from the stages they check: carve
+//! and water invariants, the teleport check. The probes, the tests and `report.json` read
+//! these counts.
+
+use crate::carve::{CarveStats, Reach, ReachEnd};
+use crate::sphere;
+use crate::stream::ReachStreamer;
+use crate::water::{Body, WaterStats};
+use crate::world::World;
+use glam::DVec3;
+use rayon::prelude::*;
+
+impl World {
+    /// Carve invariants and counts: beds, joins, faces, falls, collars, and `samples` points
+    /// along every reach's centre line checked against the carved ground.
+    pub fn carve_stats(&self, samples: usize) -> CarveStats {
+        let reaches = &self.carve.reaches;
+        let mut s = CarveStats { reaches: reaches.len(), samples_per_reach: samples, ..Default::default() };
+        for reach in reaches {
+            if reach.rises() {
+                s.bed_rising += 1;
+            }
+            if reach.ends_in == ReachEnd::River && reach.bed_end_m() < self.carve.bed_of(reach.to) {
+                s.tributary_below_main += 1;
+            }
+            if reach.face_slope() > crate::carve::MAX_FACE_SLOPE + 1e-9 {
+                s.steep_faces += 1;
+            }
+            if reach.fall {
+                s.falls += 1;
+                s.tallest_fall_m = s.tallest_fall_m.max(reach.drop_m);
+            }
+            if reach.ends_in == ReachEnd::Sea {
+                s.mouths_with_collar += 1;
+            }
+        }
+        let per_reach: Vec<(usize, usize)> = reaches
+            .par_iter()
+            .map(|reach| {
+                let (mut floating, mut shallow) = (0, 0);
+                for k in 0..samples {
+                    let t = (k as f64 + 0.5) / samples as f64;
+                    let p = sphere::unit(reach.start + (reach.end - reach.start) * t);
+                    let bed = reach.bed_at(t * reach.length_m);
+                    let (ground, natural) = self.ground_and_natural(p);
+                    // Where the sea covers the ground, the river has ended.
+                    if self.settings.sea && natural < self.settings.sea_level_m {
+                        continue;
+                    }
+                    if bed - ground > 6.0 {
+                        floating += 1;
+                    }
+                    if natural - bed < 0.1 {
+                        shallow += 1;
+                    }
+                }
+                (floating, shallow)
+            })
+            .collect();
+        for (f, sh) in per_reach {
+            s.floating_stretches += f;
+            s.shallow_stretches += sh;
+        }
+        s
+    }
+
+    /// The teleport check: levels at `points` (directions) measured cold, then after
+    /// streaming reaches in along one walk over the points and along another in a different
+    /// order; returns how many points read a different level (bit for bit) either time.
+    pub fn teleport_check(&self, points: &[DVec3]) -> usize {
+        let bits = |world: &World| -> Vec<Option<u64>> {
+            points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect()
+        };
+        let radius = self.settings.radius_m;
+        let cold = bits(self);
+        let mut near = ReachStreamer::new(300.0);
+        for &p in points.iter().rev() {
+            near.update(&self.carve.reaches, radius, sphere::unit(p) * (radius + 2.0));
+        }
+        let walked = bits(self);
+        let mut far = ReachStreamer::new(120.0);
+        for &p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
+            far.update(&self.carve.reaches, radius, sphere::unit(p) * (radius + 30.0));
+        }
+        let teleported = bits(self);
+        (0..points.len()).filter(|&i| cold[i] != walked[i] || cold[i] != teleported[i]).count()
+    }
+
+    /// Points on every `stride`-th reach's centre line, at its middle: where the teleport
+    /// check measures.
+    pub fn river_sample_points(&self, stride: usize) -> Vec<DVec3> {
+        self.carve.reaches.iter().step_by(stride.max(1)).map(|r| sphere::unit(r.start + r.end)).collect()
+    }
+
+    /// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
+    /// they flow into.
+    pub fn water_stats(&self) -> WaterStats {
+        let reaches = &self.carve.reaches;
+        let levels = &self.water.reach_levels;
+        let mut s = WaterStats::default();
+        for (reach, profile) in reaches.iter().zip(levels) {
+            if profile.windows(2).any(|w| w[1] > w[0]) {
+                s.rising += 1;
+            }
+            let downstream = match reach.ends_in {
+                ReachEnd::Lake => self.drainage.water_level_m[reach.to.index()],
+                ReachEnd::Sea => self.settings.sea_level_m,
+                ReachEnd::River => {
+                    let next = self
+                        .carve
+                        .reaches_at(reach.to.index())
+                        .iter()
+                        .find(|&&k| reaches[k as usize].from == reach.to);
+                    next.map_or(f64::NEG_INFINITY, |&k| levels[k as usize][0])
+                }
+            };
+            if profile.last().is_some_and(|&end| end < downstream) {
+                s.below_downstream += 1;
+            }
+        }
+        let per_reach: Vec<(usize, f64, usize, f64)> =
+            reaches.par_iter().map(|r| self.reach_water_checks(r)).collect();
+        for (banks, worst_bank, steps, worst_step) in per_reach {
+            s.bank_mismatches += banks;
+            s.worst_bank_m = s.worst_bank_m.max(worst_bank);
+            s.steps += steps;
+            s.worst_step_m = s.worst_step_m.max(worst_step);
+        }
+        s
+    }
+
+    /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
+    /// of one reach: (mismatches, worst m, steps, worst m).
+    fn reach_water_checks(&self, reach: &Reach) -> (usize, f64, usize, f64) {
+        let radius = self.settings.radius_m;
+        let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
+        let ab = reach.end - reach.start;
+        let across = sphere::unit(ab.cross(reach.start + reach.end));
+        for k in 0..8 {
+            let centre = sphere::unit(reach.start + ab * ((k as f64 + 0.5) / 8.0));
+            for side in [-1.0, 1.0] {
+                let mut last: Option<f64> = None;
+                let limit = (1.5 * reach.half_width_m / 0.2) as usize + 1;
+                for j in 0..=limit {
+                    let p = centre + across * (side * j as f64 * 0.2 / radius);
+                    match (self.water_at(p), last) {
+                        (Some(w), _) if w.body == Body::River => last = Some(w.level_m),
+                        (None, Some(level)) => {
+                            let over = level - self.ground(p);
+                            if over > 0.5 {
+                                banks += 1;
+                                worst_bank = worst_bank.max(over);
+                            }
+                            break;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+        let samples = reach.length_m.ceil() as usize;
+        let mut previous: Option<(f64, f64)> = None;
+        for k in 0..=samples {
+            let t = k as f64 / samples.max(1) as f64;
+            let p = sphere::unit(reach.start + ab * t);
+            let bed = reach.bed_at(t * reach.length_m);
+            let level = self.water_at(p).filter(|w| w.body == Body::River).map(|w| w.level_m);
+            if let (Some((a, bed_a)), Some(b)) = (previous, level) {
+                // Down a fall face the water follows the bed; a step is water that does not.
+                let step = ((a - b).abs() - (bed_a - bed).abs()).max(0.0);
+                if step > 1.0 {
+                    steps += 1;
+                    worst_step = worst_step.max(step);
+                }
+            }
+            previous = level.map(|l| (l, bed));
+        }
+        (banks, worst_bank, steps, worst_step)
+    }
+}

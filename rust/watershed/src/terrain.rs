@@ -1,0 +1,83 @@
+//! The ground the water runs on, solved: settings → ground field → lattice → heights →
+//! drainage → channels, and the one carved-ground function the mesh, the voxel SDF and the
+//! water table read.
+
+use crate::cancel;
+use crate::carve::Carve;
+use crate::drainage::{self, Drainage, DrainageParams, Stopwatch};
+use crate::height::PlanetHeight;
+use crate::lattice::FibonacciLattice;
+use crate::settings::WorldSettings;
+use crate::sphere;
+use glam::DVec3;
+use std::sync::atomic::AtomicBool;
+
+/// A world's ground, drainage and channels on its Fibonacci lattice: everything but the
+/// water table.
+#[derive(Debug, Clone)]
+pub struct Terrain {
+    /// The settings it was built from.
+    pub settings: WorldSettings,
+    /// The ground field.
+    pub planet: PlanetHeight,
+    /// The lattice (`settings.lattice_nodes` points).
+    pub lattice: FibonacciLattice,
+    /// Ground height at every lattice node, metres.
+    pub heights: Vec<f64>,
+    /// The drainage solve.
+    pub drainage: Drainage,
+    /// The river channels.
+    pub carve: Carve,
+}
+
+impl Terrain {
+    /// Builds the lattice, evaluates the ground at every node, solves the drainage (lakes
+    /// under `storm_crest_m` above the sea are bays) and cuts the channels, reporting each
+    /// stage to `progress` and timing it on `clock`; `None` soon after `cancel` is set (read
+    /// between stages and every 65,536 nodes inside the lattice, height and flood loops).
+    pub(crate) fn build_cancellable(
+        settings: &WorldSettings,
+        storm_crest_m: f64,
+        progress: &(dyn Fn(&'static str, f64) + Sync),
+        cancel: &AtomicBool,
+        clock: &mut Stopwatch,
+    ) -> Option<Self> {
+        let go_on = || (!cancel::requested(cancel)).then_some(());
+        let planet = PlanetHeight::new(settings);
+        let lattice = FibonacciLattice::new_cancellable(settings.lattice_nodes, settings.radius_m, cancel)?;
+        clock.lap("lattice");
+        progress("lattice", 0.15);
+        let mut heights = Vec::with_capacity(lattice.positions().len());
+        for chunk in lattice.positions().chunks(cancel::CHECK_EVERY) {
+            go_on()?;
+            heights.extend(planet.heights(chunk));
+        }
+        clock.lap("heights");
+        progress("heights", 0.45);
+        let params = DrainageParams::for_world(settings, storm_crest_m);
+        let drainage = drainage::solve_cancellable(&lattice, &heights, &params, cancel)?;
+        clock.laps.extend(drainage.timings_ms.iter().copied());
+        clock.lap_from_here();
+        progress("drainage", 0.6);
+        go_on()?;
+        let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
+        clock.lap("carve");
+        progress("carve", 0.8);
+        go_on()?;
+        Some(Terrain { settings: settings.clone(), planet, lattice, heights, drainage, carve })
+    }
+
+    /// The carved ground in direction `dir`: the natural ground with every channel and
+    /// beach collar cut in, metres above the datum. The one height function the mesh, the
+    /// voxel SDF and the water read.
+    pub fn ground(&self, dir: DVec3) -> f64 {
+        self.ground_and_natural(dir).0
+    }
+
+    /// The carved and the natural ground in direction `dir`, metres above the datum.
+    pub fn ground_and_natural(&self, dir: DVec3) -> (f64, f64) {
+        let p = sphere::unit(dir);
+        let natural = self.planet.height_unit(p);
+        (self.carve.cut(&self.lattice, p, natural), natural)
+    }
+}
