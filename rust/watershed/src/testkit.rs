@@ -1,6 +1,9 @@
 //! Named fixtures shared by tests and benchmarks, so they never drift apart.
 
 use crate::settings::{WorldCatalog, WorldSettings};
+use crate::world::World;
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock};
 
 /// The shipped `worlds.json`, compiled in.
 pub const SHIPPED_WORLDS: &str = include_str!("../../../worlds.json");
@@ -31,4 +34,16 @@ pub fn world(name: &str) -> WorldSettings {
         Some(w) => w.clone(),
         None => panic!("no shipped world '{name}'"),
     }
+}
+
+/// Shipped world `name`, built once per test binary and shared by every test in it (the
+/// builds stay for the binary's life).
+///
+/// # Panics
+/// If there is no such world.
+pub fn built(name: &str) -> &'static World {
+    static BUILT: OnceLock<Mutex<BTreeMap<String, &'static World>>> = OnceLock::new();
+    let cache = BUILT.get_or_init(|| Mutex::new(BTreeMap::new()));
+    let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    cache.entry(name.to_owned()).or_insert_with(|| Box::leak(Box::new(World::build(&world(name)))))
 }

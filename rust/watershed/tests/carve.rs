@@ -69,7 +69,7 @@ fn every_shipped_world_carves_cleanly() {
 
 #[test]
 fn a_drop_into_the_sea_is_a_shoreline_not_a_fall() {
-    let world = World::build(&testkit::world("home"));
+    let world = testkit::built("home");
     let steep_mouths =
         world.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea && r.drop_m > FALL_DROP_M);
     assert!(steep_mouths.clone().count() > 0, "the rule has something to decide");
@@ -79,7 +79,7 @@ fn a_drop_into_the_sea_is_a_shoreline_not_a_fall() {
 
 #[test]
 fn carved_ground_only_lowers_and_reaches_the_bed() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     for d in watershed::random_directions(3, 20_000) {
         let (g, n) = world.ground_and_natural(d);
         assert!(g <= n, "carve raised ground at {d}");
@@ -104,7 +104,7 @@ fn carved_ground_only_lowers_and_reaches_the_bed() {
 
 #[test]
 fn quick_world_carve_is_pinned() {
-    assert_eq!(World::build(&testkit::world(QUICK_WORLD)).carve_digest(), QUICK_CARVE);
+    assert_eq!(testkit::built(QUICK_WORLD).carve_digest(), QUICK_CARVE);
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn river_block(world: &World) -> Block {
 
 #[test]
 fn sdf_sign_and_scale() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     let r = world.settings.radius_m;
     for d in watershed::random_directions(5, 300) {
         let g = world.ground(d);
@@ -140,8 +140,8 @@ fn sdf_sign_and_scale() {
 
 #[test]
 fn block_fill_matches_point_sdf_in_zxy_order() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
-    let block = river_block(&world);
+    let world = testkit::built(QUICK_WORLD);
+    let block = river_block(world);
     let [sx, sy, sz] = block.size;
     let mut buffer = vec![0f32; sx * sy * sz];
     assert_eq!(world.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
@@ -160,7 +160,7 @@ fn block_fill_matches_point_sdf_in_zxy_order() {
 
 #[test]
 fn far_blocks_are_uniform_and_bad_requests_are_errors() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     let r = world.settings.radius_m;
     let mut buffer = vec![7f32; 8 * 8 * 8];
     let sky = Block { origin: DVec3::new(0.0, r + 1000.0, 0.0), size: [8; 3], step_m: 1.0 };
@@ -180,7 +180,7 @@ fn far_blocks_are_uniform_and_bad_requests_are_errors() {
 
 #[test]
 fn every_reach_bakes_small_and_reads_inside_at_its_centre() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     for id in 0..world.carve.reaches.len() as u32 {
         let v = world.bake_reach(ReachId(id)).expect("bake");
         assert!(v.bytes() < 8 * 1024, "reach {id}: {} bytes", v.bytes());
@@ -191,7 +191,7 @@ fn every_reach_bakes_small_and_reads_inside_at_its_centre() {
 
 #[test]
 fn streaming_depends_on_where_not_how() {
-    let world = World::build(&testkit::world("home"));
+    let world = testkit::built("home");
     let r = world.settings.radius_m;
     let reach = &world.carve.reaches[world.carve.reaches.len() / 2];
     let target = reach.start * (r + 2.0);

@@ -85,7 +85,7 @@ fn guaranteed_lakes_come_out_as_lakes() {
 
 #[test]
 fn quick_world_solve_is_pinned() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     assert_eq!((world.network_digest().as_str(), world.sets_digest().as_str()), (QUICK_NETWORK, QUICK_SETS));
 }
 

@@ -1,7 +1,7 @@
 //! Engine meshes: terrain chunks sit on the carved ground, water strips on the river.
 
 use watershed::testkit::{self, QUICK_WORLD};
-use watershed::{select_chunks, DVec3, ReachId, World};
+use watershed::{select_chunks, DVec3, ReachId};
 
 fn check_indices(mesh: &watershed::MeshArrays) {
     assert_eq!(mesh.indices.len() % 3, 0);
@@ -12,7 +12,7 @@ fn check_indices(mesh: &watershed::MeshArrays) {
 
 #[test]
 fn terrain_chunks_sit_on_the_carved_ground_and_face_out() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     let r = world.settings.radius_m;
     let viewer = world.lattice.positions()[0] * (r + 30.0);
     let chunks = select_chunks(r, viewer, 1.5, 5);
@@ -35,7 +35,7 @@ fn terrain_chunks_sit_on_the_carved_ground_and_face_out() {
 
 #[test]
 fn water_strips_follow_the_river_level() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     let r = world.settings.radius_m;
     for id in (0..world.carve.reaches.len() as u32).step_by(11) {
         let mesh = world.water_mesh(ReachId(id));

@@ -48,7 +48,7 @@ fn every_shipped_world_holds_its_water() {
 
 #[test]
 fn lakes_are_level_and_the_sea_wins_over_rivers() {
-    let world = World::build(&testkit::world("home"));
+    let world = testkit::built("home");
     let d = &world.drainage;
     let mut lake_points = 0;
     for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::Lake).step_by(7) {
@@ -77,7 +77,7 @@ fn lakes_are_level_and_the_sea_wins_over_rivers() {
 
 #[test]
 fn wet_means_swimmable_and_river_water_sits_below_its_banks() {
-    let world = World::build(&testkit::world(QUICK_WORLD));
+    let world = testkit::built(QUICK_WORLD);
     let r = world.settings.radius_m;
     for (reach, levels) in world.carve.reaches.iter().zip(&world.water.reach_levels) {
         let mid = watershed::unit(reach.start + reach.end);
@@ -103,7 +103,7 @@ fn wet_means_swimmable_and_river_water_sits_below_its_banks() {
 fn levels_do_not_depend_on_what_is_streamed() {
     // The teleport check: fixed points near rivers, measured cold, then after streaming
     // reaches in along two different walks.
-    let world = World::build(&testkit::world("home"));
+    let world = testkit::built("home");
     let points = world.river_sample_points(23);
     assert!(world.levels_at(&points).iter().filter(|l| l.is_some()).count() > 20, "the points are wet");
     assert_eq!(world.teleport_check(&points), 0);
@@ -111,7 +111,7 @@ fn levels_do_not_depend_on_what_is_streamed() {
 
 #[test]
 fn a_crate_rides_the_wave_it_sits_on() {
-    let world = World::build(&testkit::world("home"));
+    let world = testkit::built("home");
     let sea = world.water.sea.clone().expect("home has a sea");
     let r = world.settings.radius_m;
     let d = &world.drainage;
@@ -146,7 +146,7 @@ fn a_crate_rides_the_wave_it_sits_on() {
 
 #[test]
 fn a_mill_turns_at_the_rim_speed_and_twice_as_fast_on_twice_the_flow() {
-    let world = World::build(&testkit::world("home"));
+    let world = testkit::built("home");
     let reach =
         world.carve.reaches.iter().max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2)).expect("rivers");
     let site = watershed::unit(reach.start + reach.end);
@@ -180,7 +180,7 @@ fn batch_queries_match_single_ones_and_thread_counts() {
 
 #[test]
 fn quick_world_water_is_pinned() {
-    assert_eq!(World::build(&testkit::world(QUICK_WORLD)).water_digest(), QUICK_WATER);
+    assert_eq!(testkit::built(QUICK_WORLD).water_digest(), QUICK_WATER);
 }
 
 proptest! {
