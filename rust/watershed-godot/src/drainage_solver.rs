@@ -122,8 +122,9 @@ impl DrainageSolver {
     /// Starts solving the planet's current settings on a worker thread (unless those very
     /// settings are already solved or being solved). A running solve of other settings is
     /// cancelled: it stops at its next stage and this one starts when it has, so a slider
-    /// dragged through many values runs one solve at a time and emits one `solved`. Returns false (with an error) when there
-    /// is no planet or its settings are invalid.
+    /// dragged through many values runs one solve at a time and emits one `solved`. Returns
+    /// false (with an error) when there is no planet, its settings are invalid, or the
+    /// solve's estimated memory exceeds what the machine has available.
     #[func]
     fn solve(&mut self) -> bool {
         let Some(mut planet) = self.planet.clone() else {
