@@ -12,7 +12,7 @@
 //! 5. **carve** — [`Carve`]: reaches, beds that never rise, settled joins, falls, collars.
 //!    [`Terrain`] holds stages 1–5 for one planet; [`Terrain::ground`] is the one carved
 //!    height function, [`Terrain::sdf`] and [`Terrain::fill_block`] its voxel form.
-//! 6. **water / waves** — [`WaterTable`]: every river, lake and sea level once, at load,
+//! 6. **water / waves** — [`WaterLevels`]: every river, lake and sea level once, at load,
 //!    from the terrain alone; [`SeaState`]: the Gerstner trains, the storm crest (handed to
 //!    the drainage as a number) and the shader uniforms. [`World`] is a terrain and its
 //!    water table, and answers every water question ([`World::water_at`],
@@ -109,7 +109,7 @@ pub use voxel::{
     MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
 };
 pub use water::{
-    reach_contribution, Body, ReachFlow, Water, WaterStats, WaterTable, BASE_RUNOFF_M_S, LAKE_BLEND_M,
+    reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterStats, BASE_RUNOFF_M_S, LAKE_BLEND_M,
     LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
 };
 pub use waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};

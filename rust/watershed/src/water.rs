@@ -110,9 +110,11 @@ pub struct WaterStats {
     pub below_downstream: usize,
 }
 
-/// Every water level of one world, computed once.
+/// Every river level, reach flow and the sea's waves of one world, computed once from its
+/// terrain (the store behind [`World`](crate::World)'s water queries and the Godot
+/// `WaterTable` node).
 #[derive(Debug, Clone, Default)]
-pub struct WaterTable {
+pub struct WaterLevels {
     /// Surface level at each bed point of each reach, metres (same order as the reaches).
     pub reach_levels: Vec<Vec<f64>>,
     /// Flow in each reach.
@@ -123,7 +125,7 @@ pub struct WaterTable {
     pub runoff_m_s: f64,
 }
 
-impl WaterTable {
+impl WaterLevels {
     /// Computes every level from the solved drainage and channels of `terrain`.
     pub fn build(terrain: &Terrain) -> Self {
         let world = terrain;
@@ -203,7 +205,7 @@ impl WaterTable {
             .map(|(r, levels)| flow(world, r, profile_at(levels, 0.5), runoff_m_s))
             .collect();
         let sea = settings.sea.then(|| SeaState::for_world(settings));
-        WaterTable { reach_levels, reach_flows, sea, runoff_m_s }
+        WaterLevels { reach_levels, reach_flows, sea, runoff_m_s }
     }
 }
 

@@ -1,4 +1,4 @@
-//! One planet, solved: its [`Terrain`] and the [`WaterTable`] on it, and every question a
+//! One planet, solved: its [`Terrain`] and the [`WaterLevels`] on it, and every question a
 //! game asks of them — where the water stands, how deep, how fast, how a hull floats.
 
 use crate::cancel;
@@ -9,7 +9,7 @@ use crate::settings::WorldSettings;
 use crate::sphere;
 use crate::terrain::Terrain;
 use crate::water::{
-    reach_contribution, reach_weight, Body, ReachFlow, Water, WaterTable, LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
+    reach_contribution, reach_weight, Body, ReachFlow, Water, WaterLevels, LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
 };
 use crate::waves::SeaState;
 use glam::DVec3;
@@ -24,7 +24,7 @@ pub struct World {
     /// The ground, drainage and channels.
     pub terrain: Terrain,
     /// Every water level, computed once from the terrain.
-    pub water: WaterTable,
+    pub water: WaterLevels,
     /// Wall-clock milliseconds per stage (lattice, heights, the solve's stages, carve, water).
     pub timings_ms: Vec<(&'static str, f64)>,
 }
@@ -71,7 +71,7 @@ impl World {
         if cancel::requested(cancel) {
             return None;
         }
-        let water = WaterTable::build(&terrain);
+        let water = WaterLevels::build(&terrain);
         clock.lap("water");
         progress("water", 1.0);
         Some(World { terrain, water, timings_ms: clock.laps })
