@@ -8,9 +8,6 @@ use godot::prelude::*;
 use std::sync::Arc;
 use watershed::World;
 
-/// The widest depth map `depth_map()` draws, pixels (8192 × 4096 floats: 128 MiB).
-const MAX_DEPTH_MAP_WIDTH: usize = 8192;
-
 /// Every water level of the planet, computed once when the solver finishes: rivers, lakes
 /// and the sea, flow, the sea's waves on the same clock as the ocean shader, buoyancy and
 /// mill rates. Positions are relative to the planet's centre, in metres. Queries before the
@@ -152,17 +149,9 @@ impl WaterTable {
     /// left: the depth the swimmer reads, for the ocean shader's shallows and surf line.
     #[func]
     fn depth_map(&self, width: i64) -> Option<Gd<Image>> {
-        let Ok(width) = usize::try_from(width)
-            .map_err(|_| ())
-            .and_then(|w| (2..=MAX_DEPTH_MAP_WIDTH).contains(&w).then_some(w).ok_or(()))
-        else {
-            godot_error!(
-                "WaterTable.depth_map: width must be 2 to {MAX_DEPTH_MAP_WIDTH} pixels, got {width}"
-            );
-            return None;
-        };
         let world = self.world()?;
-        let (w, h, data) = world.sea_depth_map(width);
+        let (w, h, data) =
+            world.sea_depth_map(width).map_err(|e| godot_error!("WaterTable.depth_map: {e}")).ok()?;
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
         Image::create_from_data(w as i32, h as i32, false, Format::RF, &PackedByteArray::from(bytes))
     }

@@ -90,7 +90,7 @@ pub use grid::{drain_grid, Grid, GridOptions};
 pub use height::PlanetHeight;
 pub use lattice::FibonacciLattice;
 pub use look::{ground_color, to_rgb8, under_sea, water_color, Color};
-pub use mesh::{select_chunks, ChunkKey, MeshArrays};
+pub use mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use npy::{read_array2, write as write_npy, Array2, NpyElement, NpyError};
 pub use probe::{config_probe, world_probes, ProbeLine, Verdict};
 pub use render::{render_globe, render_map, GlobeView, Image, Progress};

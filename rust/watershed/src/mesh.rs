@@ -25,6 +25,10 @@ pub struct MeshArrays {
     pub indices: Vec<u32>,
 }
 
+/// The widest sea depth map [`World::sea_depth_map`] draws, pixels (8192 × 4096 floats:
+/// 128 MiB).
+pub const MAX_DEPTH_MAP_WIDTH: usize = 8192;
+
 /// One square of the cube-sphere quadtree: cube face, depth, and position on its face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ChunkKey {
@@ -203,9 +207,16 @@ impl World {
     /// (north at the top, longitude -180° at the left): metres of water between the sea
     /// surface and the carved ground, 0 on land — the depth the swimmer reads, for the
     /// ocean shader's shallows and surf line. Row-major f32.
-    pub fn sea_depth_map(&self, width: usize) -> (usize, usize, Vec<f32>) {
+    ///
+    /// # Errors
+    /// A `width` outside 2..=[`MAX_DEPTH_MAP_WIDTH`], checked before anything is allocated;
+    /// the message names the limit and the value.
+    pub fn sea_depth_map(&self, width: i64) -> Result<(usize, usize, Vec<f32>), String> {
         use rayon::prelude::*;
-        let width = width.max(2);
+        let Some(width) = usize::try_from(width).ok().filter(|w| (2..=MAX_DEPTH_MAP_WIDTH).contains(w))
+        else {
+            return Err(format!("width must be 2 to {MAX_DEPTH_MAP_WIDTH} pixels, got {width}"));
+        };
         let height = width / 2;
         let sea = self.settings.sea_level_m;
         let data = (0..width * height)
@@ -223,7 +234,7 @@ impl World {
                 }
             })
             .collect();
-        (width, height, data)
+        Ok((width, height, data))
     }
 }
 

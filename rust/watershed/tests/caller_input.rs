@@ -72,3 +72,17 @@ fn the_long_loops_give_up_once_the_flag_is_set() {
     let solved = watershed::solve_cancellable(&lattice, &heights, &params, &unset).expect("not cancelled");
     assert_eq!(solved.receivers, watershed::solve(&lattice, &heights, &params).receivers);
 }
+
+#[test]
+fn a_depth_map_width_is_checked_before_anything_is_allocated() {
+    let world = watershed::testkit::built(QUICK_WORLD);
+    for width in [-5, 0, 1, 1 << 40] {
+        let message = world.sea_depth_map(width).expect_err("out of bounds");
+        assert_eq!(
+            message,
+            format!("width must be 2 to {} pixels, got {width}", watershed::MAX_DEPTH_MAP_WIDTH)
+        );
+    }
+    let (w, h, depths) = world.sea_depth_map(64).expect("in bounds");
+    assert_eq!((w, h, depths.len()), (64, 32, 64 * 32));
+}
