@@ -25,4 +25,34 @@ func _run() -> void:
 	var named := first.contains("unknown key 'sea_levle_m'; did you mean 'sea_level_m'?")
 	var ok := not accepted and named
 	lib.check("config/misspelt_key", ok, "\"%s\"" % first, "the key and the suggestion")
+	_check_settings_resource(lib, catalog)
 	lib.finish(self)
+
+
+## The inspector's WorldSettings: a new one is `home`, every world survives a `.tres` round
+## trip byte for byte, and one edited property changes the world object.
+func _check_settings_resource(lib: Lib, catalog: WorldCatalog) -> void:
+	var fresh := WorldSettings.new()
+	var home := catalog.get_world("home")
+	lib.check(
+		"config/new_settings_are_home",
+		fresh.settings_digest() == home.settings_digest(),
+		fresh.settings_digest().left(12),
+		home.settings_digest().left(12)
+	)
+	var survived := 0
+	for world_name in catalog.names():
+		var settings := catalog.get_world(world_name)
+		var path := "user://%s.tres" % world_name
+		ResourceSaver.save(settings, path)
+		var back: WorldSettings = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+		if back != null and back.to_json() == settings.to_json():
+			survived += 1
+	var count := catalog.names().size()
+	lib.check("config/tres_round_trip", survived == count, survived, count)
+	var edited := catalog.get_world("home")
+	edited.set("lake_guaranteed", false)
+	edited.relief_m = 700.0
+	var json: Dictionary = JSON.parse_string(edited.to_json())
+	var ok: bool = json["lake_at"] == null and is_equal_approx(json["relief_m"], 700.0)
+	lib.check("config/edit_reaches_json", ok, json.get("relief_m"), "700 and no lake")

@@ -1,13 +1,199 @@
-//! Link settings for the extension library.
+//! Build steps for the extension library.
 //!
-//! rayon's worker threads live as long as the process and run code from this library. When
-//! Godot unloads extensions at exit (`dlclose`), a worker that wakes afterwards jumps into
-//! unmapped code and the engine dies with SIGSEGV (seen in the headless engine, about one
-//! exit in five after parallel queries). `-z nodelete` keeps the library mapped until the
-//! process ends; the `.gdextension` is not hot-reloadable for the same reason.
+//! 1. Link settings. rayon's worker threads live as long as the process and run code from
+//!    this library. When Godot unloads extensions at exit (`dlclose`), a worker that wakes
+//!    afterwards jumps into unmapped code and the engine dies with SIGSEGV (seen in the
+//!    headless engine, about one exit in five after parallel queries). `-z nodelete` keeps
+//!    the library mapped until the process ends; the `.gdextension` is not hot-reloadable
+//!    for the same reason.
+//! 2. `WorldSettings`' properties, written from the core's key table (`watershed::KEYS`):
+//!    one exported field per key (a place is three), with the key's group, inspector range,
+//!    unit, starting value and doc, and the conversions to and from the core settings. A
+//!    new `worlds.json` key becomes an inspector property without touching this crate.
+
+use std::fmt::Write as _;
+use watershed::{KeyKind, KeySpec, KeyValue, LookFamily, KEYS};
 
 fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-z,nodelete");
     }
+    let Some(out_dir) = std::env::var_os("OUT_DIR") else {
+        panic!("cargo sets OUT_DIR for build scripts");
+    };
+    let path = std::path::Path::new(&out_dir).join("world_settings_properties.rs");
+    if let Err(e) = std::fs::write(&path, properties()) {
+        panic!("cannot write {}: {e}", path.display());
+    }
+    println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// A float as Rust source that reads back to the same value.
+fn float(x: f64) -> String {
+    format!("{x:?}")
+}
+
+/// The key's doc as a field doc: capitalised, with its accepted values and unit.
+fn doc(spec: &KeySpec) -> String {
+    let mut text = spec.doc.to_owned();
+    if let Some(first) = text.get(..1) {
+        text.replace_range(..1, &first.to_uppercase());
+    }
+    let unit = match spec.unit() {
+        "" => String::new(),
+        u => format!(", in {u}"),
+    };
+    let godot = match spec.kind {
+        KeyKind::Seed => " Godot holds the 64 bits as a signed integer.",
+        _ => "",
+    };
+    match spec.kind {
+        // The inspector shows these as a checkbox, a colour picker and a list.
+        KeyKind::Switch | KeyKind::Colour | KeyKind::Family => format!("    /// {text}.\n"),
+        _ => format!("    /// {text} ({}{unit}).{godot}\n", spec.range_text().replace('`', "")),
+    }
+}
+
+/// One field: doc, export attribute, starting value, name and type.
+fn field(out: &mut String, doc: &str, export: &str, init: &str, name: &str, ty: &str) {
+    let _ = write!(out, "{doc}    #[export{export}]\n    #[init(val = {init})]\n    {name}: {ty},\n");
+}
+
+/// The struct with one exported field per key, and `to_core` / `from_core`.
+fn properties() -> String {
+    let mut fields = String::new();
+    let mut to_core = String::new();
+    let mut from_core = String::new();
+    let mut group = None;
+    for (i, spec) in KEYS.iter().enumerate() {
+        if group != Some(spec.group) {
+            let _ = writeln!(fields, "    #[export_group(name = \"{}\")]", spec.group.title());
+            group = Some(spec.group);
+        }
+        let name = spec.inspector;
+        let doc = doc(spec);
+        let starter = spec.starter();
+        let value = format!("KEYS[{i}].value(core)");
+        match (spec.kind, starter) {
+            (KeyKind::Name, KeyValue::Name(s)) => {
+                field(&mut fields, &doc, "", &format!("GString::from({s:?})"), name, "GString");
+                let _ = writeln!(to_core, "            KeyValue::Name(self.{name}.to_string()),");
+                let _ = writeln!(from_core, "        let {name} = name_of({value});");
+            }
+            (KeyKind::Seed, KeyValue::Seed(n)) => {
+                field(&mut fields, &doc, "", &format!("{}", n as i64), name, "i64");
+                let _ = writeln!(to_core, "            KeyValue::Seed(self.{name} as u64),");
+                let _ = writeln!(from_core, "        let {name} = seed_of({value});");
+            }
+            (KeyKind::Count { min, max }, KeyValue::Count(n)) => {
+                let exp = if max >= min.saturating_mul(1000) { ", exp" } else { "" };
+                let export = format!("(range = ({min}.0, {max}.0, 1.0{exp}))");
+                field(&mut fields, &doc, &export, &n.to_string(), name, "i64");
+                let _ = writeln!(
+                    to_core,
+                    "            KeyValue::Count(usize::try_from(self.{name}).unwrap_or(0)),"
+                );
+                let _ = writeln!(from_core, "        let {name} = count_of({value});");
+            }
+            (KeyKind::Number { min, max, step, unit, log, .. }, KeyValue::Number(x)) => {
+                let exp = if log { ", exp" } else { "" };
+                let suffix = if unit.is_empty() { String::new() } else { format!(", suffix = {unit:?}") };
+                let export =
+                    format!("(range = ({}, {}, {}{exp}{suffix}))", float(min), float(max), float(step));
+                field(&mut fields, &doc, &export, &float(x), name, "f64");
+                let _ = writeln!(to_core, "            KeyValue::Number(self.{name}),");
+                let _ = writeln!(from_core, "        let {name} = number_of({value});");
+            }
+            (KeyKind::Switch, KeyValue::Switch(b)) => {
+                field(&mut fields, &doc, "", &b.to_string(), name, "bool");
+                let _ = writeln!(to_core, "            KeyValue::Switch(self.{name}),");
+                let _ = writeln!(from_core, "        let {name} = switch_of({value});");
+            }
+            (KeyKind::Colour, KeyValue::Colour(c)) => {
+                let [r, g, b] = c.0;
+                let init = format!("Color::from_rgba8({r}, {g}, {b}, 255)");
+                field(&mut fields, &doc, "(color_no_alpha)", &init, name, "Color");
+                let _ = writeln!(to_core, "            KeyValue::Colour(from_color(self.{name})),");
+                let _ = writeln!(from_core, "        let {name} = colour_of({value});");
+            }
+            (KeyKind::Family, KeyValue::Family(f)) => {
+                let names: Vec<String> = LookFamily::ALL
+                    .iter()
+                    .enumerate()
+                    .map(|(n, (_, label))| format!("{}{} = {n}", label[..1].to_uppercase(), &label[1..]))
+                    .collect();
+                let index = LookFamily::ALL.iter().position(|(g, _)| *g == f).unwrap_or(0);
+                let export = format!("(enum = ({}))", names.join(", "));
+                field(&mut fields, &doc, &export, &index.to_string(), name, "i64");
+                let _ = writeln!(to_core, "            KeyValue::Family(family_at(self.{name})),");
+                let _ = writeln!(from_core, "        let {name} = family_index({value});");
+            }
+            (KeyKind::Place, KeyValue::Place(p)) => {
+                let on = format!(
+                    "    /// {}{}: on puts it at the latitude and longitude below.\n",
+                    spec.doc[..1].to_uppercase(),
+                    &spec.doc[1..]
+                );
+                field(&mut fields, &on, "", &p.is_some().to_string(), &format!("{name}_guaranteed"), "bool");
+                let (lat, lon) = p.map_or((0.0, 0.0), |p| (p.lat_deg, p.lon_deg));
+                let lat_doc = "    /// Latitude of the place, north positive (-90..=90 °).\n";
+                let lat_export = "(range = (-90.0, 90.0, 0.01, suffix = \"°\"))";
+                field(&mut fields, lat_doc, lat_export, &float(lat), &format!("{name}_lat_deg"), "f64");
+                let lon_doc = "    /// Longitude of the place, east positive (-180..=180 °).\n";
+                let lon_export = "(range = (-180.0, 180.0, 0.01, suffix = \"°\"))";
+                field(&mut fields, lon_doc, lon_export, &float(lon), &format!("{name}_lon_deg"), "f64");
+                let _ = writeln!(
+                    to_core,
+                    "            place(self.{name}_guaranteed, self.{name}_lat_deg, self.{name}_lon_deg),"
+                );
+                let _ = writeln!(
+                    from_core,
+                    "        let ({name}_guaranteed, {name}_lat_deg, {name}_lon_deg) = place_of({value});"
+                );
+            }
+            (kind, value) => panic!("key {}: starter {value:?} is not a {kind:?}", spec.name),
+        }
+    }
+    let mut names = String::new();
+    for spec in KEYS {
+        let p = spec.inspector;
+        let _ = match spec.kind {
+            KeyKind::Place => writeln!(names, "            {p}_guaranteed, {p}_lat_deg, {p}_lon_deg,"),
+            _ => writeln!(names, "            {p},"),
+        };
+    }
+    format!(
+        "// Written by build.rs from watershed::KEYS; do not edit.
+
+/// One planet: every `worlds.json` key as a property, grouped as in the file. Save it as a
+/// `.tres`, or get one from a `WorldCatalog`. Emits `changed` whenever a property is edited;
+/// nodes holding it regenerate once, deferred.
+#[derive(GodotClass)]
+#[class(tool, init, base = Resource)]
+pub struct WorldSettings {{
+{fields}
+    base: Base<Resource>,
+}}
+
+impl WorldSettings {{
+    /// The core settings these properties describe (not validated).
+    pub fn to_core(&self) -> watershed::WorldSettings {{
+        let values = [
+{to_core}        ];
+        let mut core = watershed::WorldSettings::default();
+        for (spec, value) in KEYS.iter().zip(values) {{
+            spec.set(&mut core, value);
+        }}
+        core
+    }}
+
+    /// A resource holding `core`'s values.
+    pub fn from_core(core: &watershed::WorldSettings) -> Gd<Self> {{
+{from_core}        Gd::from_init_fn(|base| WorldSettings {{
+{names}            base,
+        }})
+    }}
+}}
+"
+    )
 }

@@ -68,6 +68,12 @@ enum Command {
         #[arg(default_value = "worlds.json")]
         file: PathBuf,
     },
+    /// Print the worlds.json keys as a Markdown table: group, key, accepted values, meaning.
+    Keys {
+        /// Print the Godot `WorldSettings` property names instead of the JSON keys.
+        #[arg(long)]
+        inspector: bool,
+    },
     /// Print the SHA-256 digests of a world (raw IEEE bytes of 4,096 seeded directions).
     Digest {
         #[command(flatten)]
@@ -163,6 +169,13 @@ fn main() -> ExitCode {
             })
         }
         Command::Check { file } => return check(&file),
+        Command::Keys { inspector } => {
+            print!(
+                "{}",
+                if inspector { watershed::inspector_markdown() } else { watershed::keys_markdown() }
+            );
+            return ExitCode::SUCCESS;
+        }
         Command::Probe { world, all: _, file } => return probe(&file.worlds, world.as_deref(), memory),
         Command::Digest { pick } => memory.load(&pick).map(|w| digest(&w)),
         Command::Bench { stage, world, file, samples, grid, runs } => load_world(&file.worlds, &world)

@@ -97,8 +97,8 @@ pub use render::{render_globe, render_map, GlobeView, Image, Progress};
 pub use rng::SplitMix64;
 pub use section::render_section;
 pub use settings::{
-    closest_key, ConfigError, ConfigErrors, KeyGroup, KeySpec, LatLon, Look, LookFamily, Rgb, WorldCatalog,
-    WorldSettings, KEYS,
+    closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
+    KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
 };
 pub use sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use stream::{reaches_within, ReachStreamer, StreamUpdate};

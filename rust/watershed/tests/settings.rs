@@ -95,13 +95,13 @@ fn wrong_types_name_the_path() {
     assert_eq!(
         errors,
         [
-            "world 'home' (worlds[0].look_family): expected one of temperate, volcanic, desert, glacial, got \"gothic\"",
             "world 'home' (worlds[0].seed): expected a whole number in 0..=18446744073709551615, got -3",
             "world 'home' (worlds[0].radius_m): expected a number, got a string",
             "world 'home' (worlds[0].lake_at): unknown key 'lon' in a place; expected lat_deg and lon_deg",
             "world 'home' (worlds[0].lake_at.lat_deg): expected a number, got a string",
             "world 'home' (worlds[0].lake_at.lon_deg): missing key 'lon_deg'",
             "world 'home' (worlds[0].sea): expected true or false, got a number",
+            "world 'home' (worlds[0].look_family): expected one of temperate, volcanic, desert, glacial, got \"gothic\"",
             "world 'home' (worlds[0].sand_color): expected a colour \"#rrggbb\", got \"#12345g\"",
         ]
     );
