@@ -6,36 +6,40 @@
 use serde_json::{json, Value};
 use watershed::testkit::QUICK_WORLD;
 use watershed::{
-    render_globe, render_map, world_digests, GlobeView, World, WorldCatalog, WorldSettings, KEYS,
+    render_globe, render_map, world_digests, GlobeView, KeyKind, KeySpec, KeyValue, LatLon, LookFamily, Rgb,
+    World, WorldCatalog, WorldSettings, KEYS,
 };
 
 /// Keys read only by stages that do not exist yet, and the stage that will read each.
 const PENDING: &[(&str, &str)] = &[];
 
-/// The value each key is changed to (the quick world has every subsystem on).
-fn alternate(key: &str, current: &Value) -> Option<Value> {
-    let num = |v: &Value| v.as_f64().unwrap_or(0.0);
-    Some(match key {
-        "name" => json!("renamed"),
-        "seed" => json!(current.as_u64()? + 1),
-        "radius_m" => json!(num(current) * 1.5),
-        "relief_m" => json!(num(current) * 0.8),
-        "sea_level_m" => json!(num(current) + 10.0),
-        "crater_depth_m" => json!(num(current) * 0.5),
-        "river_catchment_m2" => json!(num(current) * 2.0),
-        "lattice_nodes" => json!(current.as_u64()? + 1000),
-        "lake_min_depth_m" => json!(num(current) + 2.0),
-        "channel_depth_m" => json!(num(current) * 1.5),
-        "river_fill" => json!(0.3),
-        "lake_at" => Value::Null,
-        "sea" | "rivers" | "lakes" | "craters" | "mesas" | "erosion" => json!(!current.as_bool()?),
-        "climate" => json!(-0.8),
-        "look_family" => json!(if current == "desert" { "temperate" } else { "desert" }),
-        k if k.ends_with("_color") => json!("#123456"),
-        "snow_line" => json!(0.2),
-        "cliff_slope_deg" => json!(12.0),
-        _ => return None,
-    })
+/// The value a key is changed to, from its kind alone: a new key needs no line here.
+fn alternate(spec: &KeySpec, current: KeyValue) -> KeyValue {
+    match (spec.kind, current) {
+        (_, KeyValue::Name(_)) => KeyValue::Name("renamed".into()),
+        (_, KeyValue::Seed(n)) => KeyValue::Seed(n.wrapping_add(1)),
+        (KeyKind::Count { max, .. }, KeyValue::Count(n)) => KeyValue::Count((n + 1000).min(max)),
+        // A range that hangs on other keys: stay inside it by shrinking towards zero.
+        (KeyKind::Number { rule: Some(_), .. }, KeyValue::Number(x)) => {
+            KeyValue::Number(if x == 0.0 { 1.0 } else { x * 0.8 })
+        }
+        (KeyKind::Number { max, log: true, .. }, KeyValue::Number(x)) => {
+            KeyValue::Number(if x * 1.5 <= max { x * 1.5 } else { x / 1.5 })
+        }
+        (KeyKind::Number { min, max, .. }, KeyValue::Number(x)) => {
+            let mid = (min + max) / 2.0;
+            KeyValue::Number(if (x - mid).abs() > (max - min) / 10.0 { mid } else { (min + mid) / 2.0 })
+        }
+        (_, KeyValue::Switch(b)) => KeyValue::Switch(!b),
+        (_, KeyValue::Colour(Rgb([r, g, b]))) => KeyValue::Colour(Rgb([r ^ 0x40, g ^ 0x40, b ^ 0x40])),
+        (_, KeyValue::Family(f)) => {
+            let other = LookFamily::ALL.iter().find(|(g, _)| *g != f).map_or(f, |(g, _)| *g);
+            KeyValue::Family(other)
+        }
+        (_, KeyValue::Place(Some(_))) => KeyValue::Place(None),
+        (_, KeyValue::Place(None)) => KeyValue::Place(Some(LatLon { lat_deg: 20.0, lon_deg: 30.0 })),
+        (_, other) => other,
+    }
 }
 
 /// Everything a key can show up in: height, drainage, carve and water digests, small renders.
@@ -72,12 +76,13 @@ fn every_key_changes_some_output() {
     let mut failures = Vec::new();
     for spec in KEYS {
         let key = spec.name;
-        let Some(value) = alternate(key, &base[key]) else {
-            failures.push(format!("{key}: no alternate value in this test; add one"));
+        let value = alternate(spec, spec.value(&base_world));
+        if value == spec.value(&base_world) {
+            failures.push(format!("{key}: no other value of its kind; teach alternate() one"));
             continue;
-        };
+        }
         let mut changed = base.clone();
-        changed[key] = value;
+        changed[key] = value.to_json();
         let world = load(&changed);
         let moved = if key == "name" {
             // Identity: the name is read by the catalogue lookup, not by any stage.
