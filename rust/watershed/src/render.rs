@@ -7,10 +7,10 @@
 //! so the bytes are the same with any thread count.
 
 use crate::carve::{profile_at, ReachEnd};
-use crate::drainage::NodeKind;
 use crate::geometry::smoothstep;
 use crate::look::{self, Color};
 use crate::sphere;
+use crate::water::{Body, Water};
 use crate::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -107,29 +107,25 @@ fn paint_markers(
     }
 }
 
-/// Colour of one map pixel: sea, lake or ground, lit by `shade` (1 = flat ground in full light).
+/// Colour of one map pixel: sea, lake, river or ground, lit by `shade` (1 = flat ground in
+/// full light). Where the water is comes from the world's water table, as for every query.
 fn pixel(world: &World, dir: DVec3, h: f64, gradient: f64, lat: f64, shade: f64) -> Color {
     let settings = &world.settings;
-    if look::under_sea(settings, h) {
-        let c = look::water_color(settings, settings.sea_level_m - h, lat);
-        return look::scale(c, 1.0 + 0.25 * (shade - 1.0));
+    match world.water_at(dir) {
+        Some(Water { body: Body::Sea, level_m }) => {
+            look::scale(look::water_color(settings, level_m - h, lat), 1.0 + 0.25 * (shade - 1.0))
+        }
+        Some(Water { level_m, .. }) => {
+            look::scale(lake_color(world, level_m - h, lat), 1.0 + 0.15 * (shade - 1.0))
+        }
+        None => {
+            let slope_deg = libm::atan(gradient).to_degrees();
+            look::scale(look::ground_color(settings, h, slope_deg, lat), 0.5 + 0.5 * shade)
+        }
     }
-    if let Some(level) = lake_level(world, dir, h) {
-        return look::scale(lake_color(world, level - h, lat), 1.0 + 0.15 * (shade - 1.0));
-    }
-    let slope_deg = libm::atan(gradient).to_degrees();
-    look::scale(look::ground_color(settings, h, slope_deg, lat), 0.5 + 0.5 * shade)
 }
 
-/// The lake level over ground `h` in direction `dir`, when the nearest node is a lake node
-/// and the ground there is under its level.
-fn lake_level(world: &World, dir: DVec3, h: f64) -> Option<f64> {
-    let node = world.lattice.nearest_node(dir).index();
-    let level = world.drainage.water_level_m[node];
-    (world.drainage.kind[node] == NodeKind::Lake && h < level).then_some(level)
-}
-
-/// Lake water: the shallows colour deepening towards the sea colour.
+/// Inland water: the shallows colour deepening towards the sea colour.
 fn lake_color(world: &World, depth_m: f64, lat: f64) -> Color {
     look::water_color(&world.settings, depth_m.min(0.15 * world.settings.relief_m), lat)
 }
@@ -246,15 +242,17 @@ pub fn render_globe(world: &World, size: usize, view: GlobeView, progress: Progr
                     let gx = (planet.height_unit(sphere::unit(p + t1 * eps)) - h) / (eps * radius);
                     let gy = (planet.height_unit(sphere::unit(p + t2 * eps)) - h) / (eps * radius);
                     let (lat, _) = sphere::lat_lon_rad(p);
-                    let sea = look::under_sea(settings, h);
-                    let lake = if sea { None } else { lake_level(world, p, h) };
-                    let flat = sea || lake.is_some();
-                    let normal =
-                        if flat { p } else { (p - (t1 * gx + t2 * gy) * SHADE_EXAGGERATION).normalize() };
+                    let water = world.water_at(p);
+                    let normal = match water {
+                        Some(_) => p,
+                        None => (p - (t1 * gx + t2 * gy) * SHADE_EXAGGERATION).normalize(),
+                    };
                     let light = 0.15 + 0.85 * normal.dot(sun).max(0.0);
-                    let base = match lake {
-                        _ if sea => look::water_color(settings, settings.sea_level_m - h, lat),
-                        Some(level) => lake_color(world, level - h, lat),
+                    let base = match water {
+                        Some(Water { body: Body::Sea, level_m }) => {
+                            look::water_color(settings, level_m - h, lat)
+                        }
+                        Some(Water { level_m, .. }) => lake_color(world, level_m - h, lat),
                         None => look::ground_color(settings, h, libm::atan(gx.hypot(gy)).to_degrees(), lat),
                     };
                     let haze = (1.0 - facing).powi(3) * 0.6;
