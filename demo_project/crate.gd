@@ -1,14 +1,16 @@
 extends RigidBody3D
-## A 1 m crate that floats: every physics frame, buoyancy at its eight corners from
-## WaterTable.submersion() against the live waves, and gravity toward the planet's centre.
+## A 1 m crate that floats: every physics frame, the add-on's hull model
+## (WaterTable.hull_forces at the centres of its eight octants) against the live waves and
+## the river's flow, and gravity toward the planet's centre.
 
 const GRAVITY := 9.81
-const WATER_DENSITY := 1000.0
-const HALF := 0.5
+const SIZE := Vector3.ONE
 const DRAG := 900.0
 
 @export var water_table: WaterTable
 @export var planet: PlanetHeight
+
+var _samples := PackedVector3Array()
 
 
 ## Drops the crate three metres above the sea surface in `direction`.
@@ -29,21 +31,13 @@ func _physics_process(_delta: float) -> void:
 	apply_central_force(-up * GRAVITY * mass)
 	if water_table == null:
 		return
-	var corners := PackedVector3Array()
-	for x in [-HALF, HALF]:
-		for y in [-HALF, HALF]:
-			for z in [-HALF, HALF]:
-				corners.append(global_transform * Vector3(x, y, z))
-	var depths := water_table.submersion(corners, water_table.time)
-	if depths.size() != corners.size():
+	if _samples.is_empty():
+		_samples = water_table.cuboid_samples(SIZE)
+	var points := PackedVector3Array()
+	for sample in _samples:
+		points.append(global_transform * sample)
+	var forces := water_table.hull_forces(points, linear_velocity, SIZE, DRAG, water_table.time)
+	if forces.size() != points.size():
 		return  # no water yet: the world is still solving
-	# Each corner stands for an eighth of the crate, wet from the moment the water reaches
-	# half a metre below it (the middle of that eighth's column) to fully under.
-	var eighth := WATER_DENSITY * GRAVITY * (2.0 * HALF) ** 3 / corners.size()
-	for i in corners.size():
-		var depth := depths[i]
-		if is_nan(depth):
-			continue
-		var wet := clampf(depth / (2.0 * HALF) + 0.5, 0.0, 1.0)
-		var drag := -linear_velocity * DRAG / corners.size() * wet
-		apply_force(up * eighth * wet + drag, corners[i] - global_position)
+	for i in points.size():
+		apply_force(forces[i], points[i] - global_position)

@@ -64,6 +64,11 @@ func _run() -> void:
 			"WaterTable.submersion(%s)" % what,
 			func() -> int: return water.submersion(PackedVector3Array([v]), 0.0).size()
 		)
+		_empty(
+			"WaterTable.hull_forces(%s)" % what,
+			func() -> int:
+				return water.hull_forces(PackedVector3Array([v]), Vector3.ZERO, Vector3.ONE, 900.0, 0.0).size()
+		)
 		_nan(
 			"WaterTable.mill_rate(%s)" % what,
 			func() -> float: return water.mill_rate(v, 1.5, 0.3)
@@ -76,6 +81,25 @@ func _run() -> void:
 	_nan("WaterTable.wave_height_at(time nan)", func() -> float: return water.wave_height_at(up, NAN))
 	_nan("WaterTable.mill_rate(radius -1)", func() -> float: return water.mill_rate(up, -1.0, 0.3))
 	_nan("WaterTable.mill_rate(dip inf)", func() -> float: return water.mill_rate(up, 1.5, INF))
+	var at_sea := PackedVector3Array([up])
+	for size: Vector3 in [Vector3.ZERO, Vector3(1, -1, 1), Vector3(1, NAN, 1), Vector3.ONE * 1e6]:
+		_empty(
+			"WaterTable.hull_forces(size %s)" % size,
+			func() -> int: return water.hull_forces(at_sea, Vector3.ZERO, size, 900.0, 0.0).size()
+		)
+		_empty(
+			"WaterTable.cuboid_samples(%s)" % size,
+			func() -> int: return water.cuboid_samples(size).size()
+		)
+	_empty(
+		"WaterTable.hull_forces(velocity inf)",
+		func() -> int:
+			return water.hull_forces(at_sea, Vector3(INF, 0, 0), Vector3.ONE, 900.0, 0.0).size()
+	)
+	_empty(
+		"WaterTable.hull_forces(drag -1)",
+		func() -> int: return water.hull_forces(at_sea, Vector3.ZERO, Vector3.ONE, -1.0, 0.0).size()
+	)
 	for width in [-5, 0, 1, 1 << 40]:
 		_is(
 			"WaterTable.depth_map(%d)" % width,
@@ -191,6 +215,7 @@ func _nodes_and_resources(solver: DrainageSolver) -> void:
 	var quiet := [
 		is_nan(idle.level_at(Vector3.UP)), not idle.is_underwater(Vector3.UP * 10000.0),
 		idle.submersion(PackedVector3Array([Vector3.UP]), 0.0).is_empty(),
+		idle.hull_forces(PackedVector3Array([Vector3.UP]), Vector3.ZERO, Vector3.ONE, 9, 0).is_empty(),
 		lone.positions().is_empty(), lone.nearest_node(Vector3.UP) == -1,
 		is_nan(lone.ground_at(Vector3.UP)), lone.stats().is_empty()
 	]

@@ -1,12 +1,12 @@
 //! `WaterTable`: every water level, flow, wave and float of a solved world.
 
-use crate::convert::{checked_direction, checked_directions, checked_number, or_nan, to_vector3};
+use crate::convert::{checked_direction, checked_directions, checked_number, or_nan, to_dvec3, to_vector3};
 use crate::drainage_solver::{solved_world, DrainageSolver};
 use godot::classes::image::Format;
 use godot::classes::{Image, ShaderMaterial};
 use godot::prelude::*;
 use std::sync::Arc;
-use watershed::World;
+use watershed::{DVec3, Hull, World};
 
 /// Every water level of the planet, computed once when the solver finishes: rivers, lakes
 /// and the sea, flow, the sea's waves on the same clock as the ocean shader, buoyancy and
@@ -112,6 +112,49 @@ impl WaterTable {
         )
     }
 
+    /// The force on each sample point of a floating box, newtons in the planet's frame: lift
+    /// from the water over it at `time` and drag against `velocity` relative to the water's
+    /// flow, each scaled by how wet the point is (zero over dry ground). `points` are the
+    /// box's `cuboid_samples(size)` placed in the planet's frame (from its centre);
+    /// `drag` is newtons per m/s for the whole box under water. Apply each force at its
+    /// point, as the demo's crate does.
+    #[func]
+    fn hull_forces(
+        &self,
+        points: PackedVector3Array,
+        velocity: Vector3,
+        size: Vector3,
+        drag: f64,
+        time: f64,
+    ) -> PackedVector3Array {
+        const FUNC: &str = "WaterTable.hull_forces";
+        let none = PackedVector3Array::new;
+        let Some(p) = checked_directions(&points, FUNC) else { return none() };
+        let Some(size) = checked_size(size, FUNC) else { return none() };
+        let v = to_dvec3(velocity);
+        if !v.is_finite() {
+            godot_error!("{FUNC}: velocity must be finite, got {velocity}");
+            return none();
+        }
+        let Some(drag) = checked_number(drag, 0.0..=1e9, FUNC, "drag") else { return none() };
+        let Some(time) = checked_number(time, -1e9..=1e9, FUNC, "time") else { return none() };
+        let Some(w) = self.world() else { return none() };
+        let hull = Hull::cuboid(size, drag);
+        PackedVector3Array::from(
+            w.hull_forces(&hull, &p, v, time).into_iter().map(to_vector3).collect::<Vec<_>>(),
+        )
+    }
+
+    /// Where a box of `size` (metres) is sampled for `hull_forces`: the centres of its eight
+    /// octants, in the box's own frame.
+    #[func]
+    fn cuboid_samples(&self, size: Vector3) -> PackedVector3Array {
+        let Some(size) = checked_size(size, "WaterTable.cuboid_samples") else {
+            return PackedVector3Array::new();
+        };
+        PackedVector3Array::from(Hull::cuboid_samples(size).map(to_vector3).as_slice())
+    }
+
     /// Turning rate of a mill wheel of `radius_m` at `position` whose lowest paddle dips
     /// `dip_m` under the surface, rad/s (NaN off rivers).
     #[func]
@@ -196,4 +239,15 @@ impl WaterTable {
     fn world(&self) -> Option<Arc<World>> {
         solved_world(self.solver.as_ref(), "WaterTable")
     }
+}
+
+/// A box size with every side finite and within 1 mm to 1 km; `None` after one error naming
+/// `func`.
+fn checked_size(size: Vector3, func: &str) -> Option<DVec3> {
+    let s = to_dvec3(size);
+    if s.to_array().iter().all(|x| x.is_finite() && (0.001..=1000.0).contains(x)) {
+        return Some(s);
+    }
+    godot_error!("{func}: size must be within 0.001 to 1000 m on every side, got {size}");
+    None
 }

@@ -53,6 +53,7 @@ mod drainage;
 mod geometry;
 mod grid;
 mod height;
+mod hull;
 mod lattice;
 mod look;
 mod mesh;
@@ -88,6 +89,7 @@ pub use drainage::{
 pub use glam::DVec3;
 pub use grid::{drain_grid, Grid, GridOptions};
 pub use height::PlanetHeight;
+pub use hull::{Hull, GRAVITY, WATER_DENSITY};
 pub use lattice::FibonacciLattice;
 pub use look::{ground_color, to_rgb8, under_sea, water_color, Color};
 pub use mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};

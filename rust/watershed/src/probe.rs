@@ -6,6 +6,7 @@
 
 use crate::digest::world_digests;
 use crate::drainage::NodeKind;
+use crate::hull::{Hull, GRAVITY};
 use crate::settings::{WorldCatalog, WorldSettings};
 use crate::sphere;
 use crate::voxel::{encode_sdf, Block, BlockFill, SdfDepth};
@@ -174,7 +175,8 @@ fn mill_probe(world: &World) -> ProbeLine {
     )
 }
 
-/// A 1 m crate of 500 kg dropped on the sea: after 40 s its centre rides the wave surface.
+/// A 1 m crate of 500 kg dropped on the sea (the demo's crate, through [`World::hull_forces`]):
+/// after 40 s its centre rides the wave surface.
 fn buoyancy_probe(world: &World) -> ProbeLine {
     let name = format!("{}/buoyancy", world.settings.name);
     let Some(sea) = world.water.sea.as_ref() else {
@@ -189,17 +191,18 @@ fn buoyancy_probe(world: &World) -> ProbeLine {
     let r = world.settings.radius_m;
     let up = world.lattice.positions()[deep];
     let (e1, e2) = (sphere::unit(DVec3::Y.cross(up)), up.cross(sphere::unit(DVec3::Y.cross(up))));
-    let corners = [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)].map(|(a, b)| (e1 * a + e2 * b) / r);
-    let (mass, g, rho, dt) = (500.0, 9.81, 1000.0, 1.0 / 60.0);
+    // The demo's crate: 1 m, 500 kg, sampled as the demo samples it.
+    let hull = Hull::cuboid(DVec3::ONE, 900.0);
+    let corners = Hull::cuboid_samples(DVec3::ONE).map(|s| e1 * s.x + up * s.y + e2 * s.z);
+    let (mass, dt) = (500.0, 1.0 / 60.0);
     let (mut height, mut speed) = (world.settings.sea_level_m + 3.0, 0.0);
     let mut worst: f64 = 0.0;
     for step in 0..(60 * 60) {
         let t = step as f64 * dt;
-        let points: Vec<DVec3> = corners.iter().map(|&c| sphere::unit(up + c) * (r + height - 0.5)).collect();
-        let depth: f64 =
-            world.submersion(&points, t).iter().map(|s| s.unwrap_or(0.0).clamp(0.0, 1.0)).sum::<f64>() / 4.0;
-        let force = rho * g * depth - mass * g - 900.0 * speed;
-        speed += force / mass * dt;
+        let centre = up * (r + height);
+        let points: Vec<DVec3> = corners.iter().map(|&c| centre + c).collect();
+        let lift: f64 = world.hull_forces(&hull, &points, up * speed, t).iter().map(|f| f.dot(up)).sum();
+        speed += (lift - mass * GRAVITY) / mass * dt;
         height += speed * dt;
         if t > 40.0 {
             // Floating half under: the centre sits at the surface.

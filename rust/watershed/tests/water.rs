@@ -145,6 +145,24 @@ fn a_crate_rides_the_wave_it_sits_on() {
 }
 
 #[test]
+fn a_crate_at_rest_in_a_river_is_pushed_downstream_and_held_up() {
+    let world = testkit::built("home");
+    let reach =
+        world.carve.reaches.iter().max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2)).expect("rivers");
+    let site = watershed::unit(reach.start + reach.end);
+    let level = world.level_at(site).expect("water over the river");
+    let r = world.settings.radius_m;
+    let hull = watershed::Hull::cuboid(DVec3::splat(0.5), 900.0);
+    let points: Vec<DVec3> =
+        watershed::Hull::cuboid_samples(DVec3::splat(0.5)).iter().map(|&s| site * (r + level) + s).collect();
+    let total: DVec3 = world.hull_forces(&hull, &points, DVec3::ZERO, 0.0).into_iter().sum();
+    assert!(total.dot(reach.end - reach.start) > 0.0, "the flow pushes it downstream: {total}");
+    assert!(total.dot(site) > 0.0, "the water holds it up: {total}");
+    let dry = world.hull_forces(&hull, &[site * (r + level + 10.0)], DVec3::ZERO, 0.0);
+    assert_eq!(dry, vec![DVec3::ZERO], "nothing above the water");
+}
+
+#[test]
 fn a_mill_turns_at_the_rim_speed_and_twice_as_fast_on_twice_the_flow() {
     let world = testkit::built("home");
     let reach =
