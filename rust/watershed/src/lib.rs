@@ -1,30 +1,41 @@
 //! Watershed: planets whose water obeys real hydrology — the pure-Rust core.
 //!
 //! Every point drains to a strictly lower neighbour or is a sink. The stages, in the order
-//! data flows through them:
+//! data flows through them, one folder each; a stage uses only itself and the stages above
+//! it (`tests/stage_order.rs` holds every file to that):
 //!
-//! 1. **settings** — `worlds.json`, read strictly into [`WorldSettings`] ([`WorldCatalog`]).
-//! 2. **height** — [`PlanetHeight`]: metres above the datum for any direction.
-//! 3. **lattice / grid** — [`FibonacciLattice`] on the sphere, [`Grid`] for heightmaps; both
-//!    are a [`Topology`] to the solver.
-//! 4. **drainage** — [`solve`]: sea, priority flood, receivers, lakes and bays, catchments,
-//!    rivers, Strahler orders, mouths, the topological order.
-//! 5. **carve** — [`Carve`]: reaches, beds that never rise, settled joins, falls, collars.
-//!    [`Terrain`] holds stages 1–5 for one planet; [`Terrain::ground`] is the one carved
-//!    height function, [`Terrain::sdf`] and [`Terrain::fill_block`] its voxel form.
-//! 6. **water / waves** — [`WaterLevels`]: every river, lake and sea level once, at load,
-//!    from the terrain alone; [`SeaState`]: the Gerstner trains, the storm crest (handed to
-//!    the drainage as a number) and the shader uniforms. [`World`] is a terrain and its
-//!    water table, and answers every water question ([`World::water_at`],
-//!    [`World::flow_at`], [`World::submersion`], mill rates).
-//! 7. **checks / digest / budget** — invariants and counts ([`World::water_stats`],
-//!    [`World::carve_stats`], the teleport check, [`world_probes`]), SHA-256 over raw IEEE
-//!    bytes ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost
-//!    before it runs ([`estimate_solve`], [`check_solve_memory`], from the stages'
-//!    constants), apart from the stages they measure.
-//! 8. **output** — terrain chunks on a cube-sphere ([`select_chunks`],
-//!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), colour rules
-//!    ([`ground_color`]), pictures ([`render_map`]), streaming ([`ReachStreamer`]).
+//! 1. **`settings/`** — `worlds.json`, read strictly into [`WorldSettings`]
+//!    ([`WorldCatalog`]); every key is one row of the table [`KEYS`], which the loader, the
+//!    writer, the validator, the Godot inspector and the README tables all read.
+//! 2. **`ground/`** — [`PlanetHeight`]: metres above the datum for any direction; the
+//!    points it is sampled at, [`FibonacciLattice`] on the sphere and [`Grid`] for
+//!    heightmaps, both a [`Topology`] to the solver.
+//! 3. **`drainage/`** — [`solve`]: sea, priority flood, receivers, lakes and bays,
+//!    catchments, rivers, Strahler orders, mouths, the topological order; [`drain_grid`] for
+//!    heightmaps.
+//! 4. **`carve/`** — [`Carve`]: reaches, beds that never rise, settled joins, falls,
+//!    collars. [`Terrain`] holds stages 1–4 for one planet; [`Terrain::ground`] is the one
+//!    carved height function, [`Terrain::sdf`] and [`Terrain::fill_block`] its voxel form.
+//! 5. **`water/`** — [`WaterLevels`]: every river, lake and sea level once, at load, from the
+//!    terrain alone; [`SeaState`]: the Gerstner trains, the storm crest (handed to the
+//!    drainage as a number) and the shader uniforms. [`World`] is a terrain and its water
+//!    table, and answers every water question ([`World::water_at`], [`World::flow_at`],
+//!    [`World::submersion`], mill rates); [`Hull`] floats bodies on it
+//!    ([`World::hull_forces`]).
+//! 6. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
+//!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), voxel blocks
+//!    ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
+//!    the water table), streaming ([`ReachStreamer`]), `.npy` files ([`read_array2`],
+//!    [`write_npy`]).
+//! 7. **`checks/`** — invariants and counts ([`World::water_stats`], [`World::carve_stats`],
+//!    the teleport check, [`world_probes`]), SHA-256 over raw IEEE bytes
+//!    ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost before it
+//!    runs ([`estimate_solve`], [`check_solve_memory`], from the stages' constants), apart
+//!    from the stages they measure.
+//!
+//! Shared by all: `math/` (directions on the sphere, reach geometry and profiles, the seeded
+//! generator [`SplitMix64`]) and cancellation; [`testkit`] builds each shipped world once
+//! per test binary.
 //!
 //! ```
 //! use watershed::{testkit, World};
@@ -36,83 +47,64 @@
 //! assert!(level.is_some_and(|l| l > world.ground(reach.start + reach.end)));
 //! ```
 //!
-//! Files: [`read_array2`] and [`write_npy`] for NumPy `.npy` arrays.
-//!
 //! Units are metres, seconds and radians unless a name says otherwise (`lat_deg`).
 //! Directions are unit vectors with +Y north (Godot's axes).
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod budget;
 mod cancel;
 mod carve;
 mod checks;
-mod digest;
 mod drainage;
-mod geometry;
-mod grid;
-mod height;
-mod hull;
-mod lattice;
-mod look;
-mod mesh;
-mod npy;
-mod probe;
-mod render;
-mod rng;
-mod section;
+mod ground;
+mod math;
+mod output;
 mod settings;
-mod sphere;
-mod stream;
-mod terrain;
 pub mod testkit;
-mod topology;
-mod voxel;
 mod water;
-mod waves;
-mod world;
 
-pub use budget::{
-    available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
-    estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,
-    GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
-};
+pub use carve::terrain::Terrain;
 pub use carve::{
     nearer_bed_wins, profile_at, Carve, CarveStats, Reach, ReachEnd, ReachId, BED_STEP_M, FALL_DROP_M,
     MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
 };
-pub use digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
+pub use checks::budget::{
+    available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
+    estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,
+    GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
+};
+pub use checks::digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
+pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
+pub use drainage::grid::{drain_grid, GridOptions};
 pub use drainage::{
     solve, solve_cancellable, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet,
 };
 pub use glam::DVec3;
-pub use grid::{drain_grid, Grid, GridOptions};
-pub use height::PlanetHeight;
-pub use hull::{Hull, GRAVITY, WATER_DENSITY};
-pub use lattice::FibonacciLattice;
-pub use look::{ground_color, to_rgb8, under_sea, water_color, Color};
-pub use mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
-pub use npy::{read_array2, write as write_npy, Array2, NpyElement, NpyError};
-pub use probe::{config_probe, world_probes, ProbeLine, Verdict};
-pub use render::{render_globe, render_map, GlobeView, Image, Progress};
-pub use rng::SplitMix64;
-pub use section::render_section;
+pub use ground::grid::Grid;
+pub use ground::height::PlanetHeight;
+pub use ground::lattice::FibonacciLattice;
+pub use ground::topology::{NodeId, Topology};
+pub use math::rng::SplitMix64;
+pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
+pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
+pub use output::mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
+pub use output::npy::{read_array2, write as write_npy, Array2, NpyElement, NpyError};
+pub use output::render::{render_globe, render_map, GlobeView, Image, Progress};
+pub use output::section::render_section;
+pub use output::stream::{reaches_within, ReachStreamer, StreamUpdate};
+pub use output::voxel::{
+    encode_sdf, fill_natural_block, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD,
+    MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
+};
 pub use settings::{
     closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
     KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
 };
-pub use sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
-pub use stream::{reaches_within, ReachStreamer, StreamUpdate};
-pub use terrain::Terrain;
-pub use topology::{NodeId, Topology};
-pub use voxel::{
-    encode_sdf, fill_natural_block, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD,
-    MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
-};
-pub use water::{
+pub use water::hull::{Hull, WATER_DENSITY};
+pub use water::levels::{
     reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterStats, BASE_RUNOFF_M_S, LAKE_BLEND_M,
     LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
 };
-pub use waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
-pub use world::World;
+pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
+pub use water::world::World;

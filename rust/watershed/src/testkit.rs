@@ -1,7 +1,7 @@
 //! Named fixtures shared by tests and benchmarks, so they never drift apart.
 
 use crate::settings::{WorldCatalog, WorldSettings};
-use crate::world::World;
+use crate::water::world::World;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 

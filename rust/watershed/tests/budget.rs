@@ -86,7 +86,7 @@ fn river_beds_count_where_they_dominate() {
 
 #[test]
 fn the_largest_lattice_costs_gigabytes_and_seconds() {
-    // lattice_nodes tops out at 16,000,000 in settings.rs: the shipped home world there was
+    // lattice_nodes tops out at 16,000,000 in the key table: the shipped home world there was
     // measured at a 2.33 GiB peak and a 25 s build on two cores.
     let e = estimate_solve(&with_nodes("home", 16_000_000));
     assert!((2 * GIB..3 * GIB).contains(&e.bytes), "{e:?}");

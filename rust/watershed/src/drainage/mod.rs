@@ -7,9 +7,11 @@
 //! outlet); depressions deeper than the minimum become lakes unless their level is under the
 //! sea's storm crest, which makes them bays; flow accumulates area in topological order.
 
+pub mod grid;
+
 use crate::cancel;
+use crate::ground::topology::{NodeId, Topology};
 use crate::settings::WorldSettings;
-use crate::topology::{NodeId, Topology};
 use rayon::prelude::*;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, VecDeque};

@@ -6,8 +6,8 @@
 //! then made symmetric (if a keeps b, b gets a), so no one-sided list leaves a false sink.
 
 use crate::cancel;
-use crate::sphere;
-use crate::topology::{NodeId, Topology};
+use crate::ground::topology::{NodeId, Topology};
+use crate::math::sphere;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;

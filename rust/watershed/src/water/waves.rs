@@ -7,9 +7,9 @@
 //! expression with the same uniforms and the same clock (seconds), so a floating object
 //! rides the crest the eye sees. The drainage's lake/bay rule reads the storm crest.
 
-use crate::rng::SplitMix64;
+use crate::math::rng::SplitMix64;
+use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::sphere;
 use glam::DVec3;
 
 /// Gravity used for deep-water dispersion, m/s².

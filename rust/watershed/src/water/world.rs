@@ -2,16 +2,16 @@
 //! game asks of them — where the water stands, how deep, how fast, how a hull floats.
 
 use crate::cancel;
+use crate::carve::terrain::Terrain;
 use crate::carve::ReachEnd;
 use crate::drainage::{NodeKind, Stopwatch};
-use crate::geometry::segment_projection;
+use crate::math::geometry::segment_projection;
+use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::sphere;
-use crate::terrain::Terrain;
-use crate::water::{
+use crate::water::levels::{
     reach_contribution, reach_weight, Body, ReachFlow, Water, WaterLevels, LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
 };
-use crate::waves::SeaState;
+use crate::water::waves::SeaState;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::ops::Deref;

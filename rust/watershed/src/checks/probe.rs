@@ -4,13 +4,14 @@
 //! `watershed probe` prints them and fails on any FAIL; the Godot probes in `probes/` make
 //! the same checks through the add-on's nodes.
 
-use crate::digest::world_digests;
+use crate::checks::digest::world_digests;
 use crate::drainage::NodeKind;
-use crate::hull::{Hull, GRAVITY};
+use crate::math::sphere;
+use crate::output::voxel::{encode_sdf, Block, BlockFill, SdfDepth};
 use crate::settings::{WorldCatalog, WorldSettings};
-use crate::sphere;
-use crate::voxel::{encode_sdf, Block, BlockFill, SdfDepth};
-use crate::world::World;
+use crate::water::hull::Hull;
+use crate::water::waves::GRAVITY_M_S2 as GRAVITY;
+use crate::water::world::World;
 use glam::DVec3;
 use std::fmt;
 

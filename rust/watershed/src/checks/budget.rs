@@ -16,10 +16,10 @@
 //! 0.4 µs a bed piece; a debug build is several times slower.
 
 use crate::carve::{BED_STEP_M, MIN_BED_PIECES};
-use crate::height::PlanetHeight;
-use crate::look::under_sea;
+use crate::ground::height::PlanetHeight;
+use crate::math::sphere;
+use crate::output::look::under_sea;
 use crate::settings::WorldSettings;
-use crate::sphere;
 use std::fmt;
 
 /// Peak bytes a lattice node costs through the whole build (lattice to water table).

@@ -3,9 +3,9 @@
 //! dark, bed blue, water surface light blue where wet, sea level pale blue, falls red).
 
 use crate::carve::{ReachEnd, ReachId};
-use crate::render::{paint_segment, Image};
-use crate::sphere;
-use crate::world::World;
+use crate::math::sphere;
+use crate::output::render::{paint_segment, Image};
+use crate::water::world::World;
 
 const NATURAL: [f64; 3] = [0.62, 0.47, 0.30];
 const CARVED: [f64; 3] = [0.20, 0.18, 0.16];

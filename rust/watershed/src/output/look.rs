@@ -3,7 +3,7 @@
 //! One place turns the look keys into colour, for the CLI's pictures today and as the
 //! reference the terrain and ocean shaders follow later.
 
-use crate::geometry::smoothstep;
+use crate::math::geometry::smoothstep;
 use crate::settings::{LookFamily, WorldSettings};
 
 /// An RGB colour with channels in 0..=1 (sRGB-encoded, as written in `worlds.json`).

@@ -3,7 +3,7 @@
 //! answer is the same whatever path the viewer took to get there.
 
 use crate::carve::{Reach, ReachId};
-use crate::geometry::segment_projection;
+use crate::math::geometry::segment_projection;
 use glam::DVec3;
 
 /// The reaches loaded around a viewer.

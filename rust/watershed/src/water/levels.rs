@@ -8,11 +8,11 @@
 //! flat at their spill level; where the sea covers the ground the sea's surface is the water.
 //! Nothing here depends on what is streamed in or where a viewer stands.
 
+use crate::carve::terrain::Terrain;
 use crate::carve::{profile_at, Reach, ReachEnd};
-use crate::geometry::{bell, chord_fraction, smoothstep};
-use crate::sphere;
-use crate::terrain::Terrain;
-use crate::waves::SeaState;
+use crate::math::geometry::{bell, chord_fraction, smoothstep};
+use crate::math::sphere;
+use crate::water::waves::SeaState;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -261,7 +261,7 @@ pub(crate) fn reach_weight(across_m: f64, beyond_m: f64, half_width_m: f64) -> f
 mod tests {
     use super::*;
     use crate::carve::ReachEnd;
-    use crate::topology::NodeId;
+    use crate::ground::topology::NodeId;
 
     fn straight(start: DVec3, end: DVec3, length_m: f64) -> Reach {
         Reach {

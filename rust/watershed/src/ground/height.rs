@@ -7,10 +7,10 @@
 //! shaped at the world's lake location. The sum is saturated smoothly into `±relief_m`.
 //! The sea is not part of this field: it is a sphere at `sea_level_m`.
 
-use crate::geometry::smoothstep;
-use crate::rng::SplitMix64;
+use crate::math::geometry::smoothstep;
+use crate::math::rng::SplitMix64;
+use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::sphere;
 use glam::DVec3;
 use noise::{NoiseFn, Perlin};
 use rayon::prelude::*;

@@ -6,13 +6,15 @@
 //! [`MAX_FACE_SLOPE`]. The carved ground is the natural ground with every channel's bell
 //! cross-section cut in, the nearer bed winning where channels overlap.
 
+pub mod terrain;
+
 use crate::drainage::{Drainage, NodeKind};
-use crate::geometry::{bell, csr, segment_projection, smoothstep};
-use crate::height::PlanetHeight;
-use crate::lattice::FibonacciLattice;
+use crate::ground::height::PlanetHeight;
+use crate::ground::lattice::FibonacciLattice;
+use crate::ground::topology::NodeId;
+use crate::math::geometry::{bell, csr, segment_projection, smoothstep};
+use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::sphere;
-use crate::topology::NodeId;
 use glam::DVec3;
 use rayon::prelude::*;
 

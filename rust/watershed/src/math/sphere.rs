@@ -2,7 +2,7 @@
 //!
 //! Axes follow Godot: +Y is north, longitude 0 faces +Z and longitude +90° faces +X.
 
-use crate::rng::SplitMix64;
+use crate::math::rng::SplitMix64;
 use glam::DVec3;
 
 /// The unit direction at `lat_deg` north and `lon_deg` east, both in degrees.

@@ -1,11 +1,11 @@
 //! SHA-256 digests over raw IEEE bytes: the ruler for "same settings, same planet".
 
+use crate::carve::terrain::Terrain;
 use crate::drainage::NodeKind;
-use crate::height::PlanetHeight;
+use crate::ground::height::PlanetHeight;
+use crate::math::sphere;
 use crate::settings::{hex, WorldSettings};
-use crate::sphere;
-use crate::terrain::Terrain;
-use crate::world::World;
+use crate::water::world::World;
 use glam::DVec3;
 use sha2::{Digest, Sha256};
 

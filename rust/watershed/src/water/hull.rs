@@ -8,14 +8,13 @@
 //! where its weight equals the water it displaces. Drag opposes the body's velocity relative to the
 //! water's own flow, so a body in a river drifts downstream.
 
-use crate::world::World;
+use crate::water::waves::GRAVITY_M_S2 as GRAVITY;
+use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 
 /// Density of water, kg/m³.
 pub const WATER_DENSITY: f64 = 1000.0;
-/// Gravity at the surface, m/s² (every planet, as the demo's physics uses).
-pub const GRAVITY: f64 = 9.81;
 
 /// How a floating body meets the water.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -7,11 +7,11 @@
 //! so the bytes are the same with any thread count.
 
 use crate::carve::{profile_at, ReachEnd};
-use crate::geometry::smoothstep;
-use crate::look::{self, Color};
-use crate::sphere;
-use crate::water::{Body, Water};
-use crate::world::World;
+use crate::math::geometry::smoothstep;
+use crate::math::sphere;
+use crate::output::look::{self, Color};
+use crate::water::levels::{Body, Water};
+use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 

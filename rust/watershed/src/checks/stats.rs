@@ -3,10 +3,10 @@
 //! these counts.
 
 use crate::carve::{CarveStats, Reach, ReachEnd};
-use crate::sphere;
-use crate::stream::ReachStreamer;
-use crate::water::{Body, WaterStats};
-use crate::world::World;
+use crate::math::sphere;
+use crate::output::stream::ReachStreamer;
+use crate::water::levels::{Body, WaterStats};
+use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 

@@ -4,12 +4,12 @@
 //! Positions are metres from the planet's centre (f32, as engines store them); triangles
 //! wind counter-clockwise seen from outside the planet.
 
+use crate::carve::terrain::Terrain;
 use crate::carve::{profile_at, ReachId};
-use crate::look;
-use crate::sphere;
-use crate::terrain::Terrain;
-use crate::water::SEA_CLEARANCE_M;
-use crate::world::World;
+use crate::math::sphere;
+use crate::output::look;
+use crate::water::levels::SEA_CLEARANCE_M;
+use crate::water::world::World;
 use glam::DVec3;
 
 /// Vertex and index arrays of one mesh.

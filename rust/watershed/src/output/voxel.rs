@@ -3,10 +3,10 @@
 //!
 //! Positions are metres from the planet's centre. Negative is inside the ground.
 
+use crate::carve::terrain::Terrain;
 use crate::carve::{Reach, ReachId};
-use crate::height::PlanetHeight;
-use crate::sphere;
-use crate::terrain::Terrain;
+use crate::ground::height::PlanetHeight;
+use crate::math::sphere;
 use glam::DVec3;
 
 /// A box of voxels: `size` voxels along x, y and z, `step_m` apart, the first at `origin`.

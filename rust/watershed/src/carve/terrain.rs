@@ -5,10 +5,10 @@
 use crate::cancel;
 use crate::carve::Carve;
 use crate::drainage::{self, Drainage, DrainageParams, Stopwatch};
-use crate::height::PlanetHeight;
-use crate::lattice::FibonacciLattice;
+use crate::ground::height::PlanetHeight;
+use crate::ground::lattice::FibonacciLattice;
+use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::sphere;
 use glam::DVec3;
 use std::sync::atomic::AtomicBool;
 

@@ -1,0 +1,33 @@
+//! Heightmaps: a [`Grid`]'s heights drained with D8 receivers, the options of
+//! `watershed grid-drain`.
+
+use crate::drainage::{self, Drainage, DrainageParams};
+use crate::ground::grid::Grid;
+
+/// How a heightmap drains: the options of `watershed grid-drain`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridOptions {
+    /// Cells strictly under this height are sea (outlets); `None` for no sea.
+    pub sea_level_m: Option<f64>,
+    /// Whether the map edge is an outlet.
+    pub edge_outlets: bool,
+    /// A depression filled deeper than this is a lake, metres.
+    pub lake_min_depth_m: f64,
+}
+
+/// Drains a heightmap (`grid.len()` heights in metres, row-major) with D8 receivers.
+///
+/// # Panics
+/// If `dem.len() != grid.len()`.
+pub fn drain_grid(grid: &Grid, dem: &[f64], options: &GridOptions) -> Drainage {
+    let params = DrainageParams {
+        sea_level_m: options.sea_level_m,
+        storm_crest_m: 0.0,
+        lakes: true,
+        lake_min_depth_m: options.lake_min_depth_m,
+        rivers: false,
+        river_catchment_m2: f64::INFINITY,
+        edge_outlets: options.edge_outlets,
+    };
+    drainage::solve(grid, dem, &params)
+}

@@ -1,0 +1,11 @@
+//! Stage 6, output: what the world is turned into for eyes and engines — colour rules
+//! (`look`), terrain and water meshes (`mesh`), voxel blocks (`voxel`), pictures (`render`,
+//! `section`), reach streaming (`stream`) and `.npy` files (`npy`).
+
+pub mod look;
+pub mod mesh;
+pub mod npy;
+pub mod render;
+pub mod section;
+pub mod stream;
+pub mod voxel;

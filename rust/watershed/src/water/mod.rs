@@ -1,0 +1,8 @@
+//! Stage 5, the water: every river, lake and sea level once, at load (`levels`), the sea's
+//! waves (`waves`), the world that answers every water question (`world`) and floating
+//! bodies (`hull`).
+
+pub mod hull;
+pub mod levels;
+pub mod waves;
+pub mod world;
