@@ -57,6 +57,7 @@ mod cancel;
 mod carve;
 mod checks;
 mod drainage;
+mod erosion;
 mod ground;
 mod math;
 mod output;
@@ -78,8 +79,12 @@ pub use checks::digest::{digest_directions, digest_f64, world_digests, WorldDige
 pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
 pub use drainage::grid::{drain_grid, GridOptions};
 pub use drainage::{
-    solve, solve_cancellable, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet,
+    route, solve, solve_cancellable, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet, Routing,
 };
+pub use erosion::droplets::{erode_droplets, Droplets};
+pub use erosion::stream_power::{erode_stream_power, StreamPower};
+pub use erosion::water_sediment::{erode_water_sediment, WaterSediment};
+pub use erosion::{ErosionReport, FrameSink};
 pub use glam::DVec3;
 pub use ground::grid::Grid;
 pub use ground::height::PlanetHeight;

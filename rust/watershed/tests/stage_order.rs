@@ -5,8 +5,10 @@
 use std::path::Path;
 
 /// The stages in the order the data flows; shared helpers first, the test fixture last.
-const STAGES: &[&str] =
-    &["math", "cancel", "settings", "ground", "drainage", "carve", "water", "output", "checks", "testkit"];
+const STAGES: &[&str] = &[
+    "math", "cancel", "settings", "ground", "drainage", "erosion", "carve", "water", "output", "checks",
+    "testkit",
+];
 
 fn stage_of(top: &str) -> Option<usize> {
     STAGES.iter().position(|s| *s == top)

@@ -311,17 +311,7 @@ pub fn solve_cancellable<T: Topology>(
     let mut clock = Stopwatch::start();
     let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
     clock.lap("flood");
-    let mut receivers: Vec<Outlet> = (0..n)
-        .into_par_iter()
-        .map(|i| match outlet[i] {
-            Some(o) => o,
-            None => match lowest_lower(topo, &routing, i) {
-                Some(j) => Outlet::Flows(NodeId(j as u32)),
-                None => Outlet::Sink,
-            },
-        })
-        .collect();
-    drop(outlet);
+    let mut receivers = receivers_on(topo, outlet, &routing);
     clock.lap("receivers");
     go_on()?;
     let mut kind: Vec<NodeKind> =
@@ -337,12 +327,7 @@ pub fn solve_cancellable<T: Topology>(
     clock.lap("lakes");
     go_on()?;
     let order = topological_order(&receivers);
-    let mut catchment_m2: Vec<f64> = (0..n).map(|i| topo.area_m2(i)).collect();
-    for &i in &order {
-        if let Some(r) = receivers[i].receiver() {
-            catchment_m2[r.index()] += catchment_m2[i];
-        }
-    }
+    let catchment_m2 = accumulate(topo, &order, &receivers);
     if params.rivers {
         for i in 0..n {
             if kind[i] == NodeKind::Land && catchment_m2[i] >= params.river_catchment_m2 {
@@ -398,6 +383,61 @@ pub fn solve_cancellable<T: Topology>(
         stats,
         timings_ms: clock.laps,
     })
+}
+
+/// Where water goes on a surface, without lakes or rivers: what erosion needs every step.
+#[derive(Debug, Clone)]
+pub struct Routing {
+    /// Where each node drains; depressions drain across their fill to the spill point.
+    pub receivers: Vec<Outlet>,
+    /// Plain priority-flood fill: the lowest level at which water leaves the node, metres.
+    pub filled_m: Vec<f64>,
+    /// Every node after all the nodes that drain into it (sources first, outlets last).
+    pub order: Vec<usize>,
+    /// Area draining through each node, itself included, m².
+    pub catchment_m2: Vec<f64>,
+}
+
+/// Routes water over `heights` on `topo`: the priority flood, receivers, order and
+/// accumulation of [`solve`], without lakes, rivers or Strahler orders.
+///
+/// # Panics
+/// If `heights.len() != topo.len()`.
+pub fn route<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Routing {
+    assert_eq!(heights.len(), topo.len(), "one height per node");
+    let Some(Flood { outlet, filled, routing }) = flood(topo, heights, params, &AtomicBool::new(false))
+    else {
+        unreachable!("nothing sets the flag")
+    };
+    let receivers = receivers_on(topo, outlet, &routing);
+    let order = topological_order(&receivers);
+    let catchment_m2 = accumulate(topo, &order, &receivers);
+    Routing { receivers, filled_m: filled, order, catchment_m2 }
+}
+
+/// Each node's outlet, or its lowest strictly lower neighbour on the routing surface.
+fn receivers_on<T: Topology>(topo: &T, outlet: Vec<Option<Outlet>>, routing: &[f64]) -> Vec<Outlet> {
+    (0..topo.len())
+        .into_par_iter()
+        .map(|i| match outlet[i] {
+            Some(o) => o,
+            None => match lowest_lower(topo, routing, i) {
+                Some(j) => Outlet::Flows(NodeId(j as u32)),
+                None => Outlet::Sink,
+            },
+        })
+        .collect()
+}
+
+/// Area draining through each node (its own included), summed in `order`, m².
+fn accumulate<T: Topology>(topo: &T, order: &[usize], receivers: &[Outlet]) -> Vec<f64> {
+    let mut area: Vec<f64> = (0..topo.len()).map(|i| topo.area_m2(i)).collect();
+    for &i in order {
+        if let Some(r) = receivers[i].receiver() {
+            area[r.index()] += area[i];
+        }
+    }
+    area
 }
 
 /// Lap times of the stages of one solve.

@@ -34,6 +34,15 @@ impl Topology for Grid {
         self.cell_m * self.cell_m
     }
 
+    fn distance_m(&self, a: usize, b: usize) -> f64 {
+        let diagonal = a / self.width != b / self.width && a % self.width != b % self.width;
+        if diagonal {
+            self.cell_m * std::f64::consts::SQRT_2
+        } else {
+            self.cell_m
+        }
+    }
+
     fn on_edge(&self, i: usize) -> bool {
         let (row, col) = (i / self.width, i % self.width);
         row == 0 || col == 0 || row + 1 == self.height || col + 1 == self.width

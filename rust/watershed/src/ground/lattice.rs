@@ -25,6 +25,7 @@ pub struct FibonacciLattice {
     offsets: Vec<u32>,
     neighbors: Vec<u32>,
     area_m2: f64,
+    radius_m: f64,
 }
 
 impl FibonacciLattice {
@@ -55,7 +56,7 @@ impl FibonacciLattice {
         }
         let (offsets, neighbors) = symmetric_csr(&picks);
         let area_m2 = 4.0 * std::f64::consts::PI * radius_m * radius_m / n as f64;
-        Some(FibonacciLattice { positions, offsets, neighbors, area_m2 })
+        Some(FibonacciLattice { positions, offsets, neighbors, area_m2, radius_m })
     }
 
     /// Unit position of every node.
@@ -116,6 +117,10 @@ impl Topology for FibonacciLattice {
 
     fn area_m2(&self, _i: usize) -> f64 {
         self.area_m2
+    }
+
+    fn distance_m(&self, a: usize, b: usize) -> f64 {
+        (self.positions[a] - self.positions[b]).length() * self.radius_m
     }
 
     fn on_edge(&self, _i: usize) -> bool {

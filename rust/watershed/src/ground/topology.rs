@@ -35,6 +35,9 @@ pub trait Topology: Sync {
     /// The ground area node `i` stands for, m².
     fn area_m2(&self, i: usize) -> f64;
 
+    /// Distance between neighbouring nodes `a` and `b` along the ground, metres.
+    fn distance_m(&self, a: usize, b: usize) -> f64;
+
     /// Whether node `i` lies on the boundary of the surface (grids: the map edge; the sphere
     /// has none).
     fn on_edge(&self, i: usize) -> bool;
