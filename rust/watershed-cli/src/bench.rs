@@ -2,7 +2,11 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use watershed::{drain_grid, DVec3, Grid, GridOptions, PlanetHeight, World, WorldSettings};
+use watershed::{
+    drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, DVec3, DrainageParams, Droplets,
+    FibonacciLattice, Grid, GridOptions, PlanetHeight, StreamPower, Topology, WaterSediment, World,
+    WorldSettings,
+};
 
 /// A stage that can be measured.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -17,6 +21,9 @@ pub enum Stage {
     Carve,
     /// Water level queries per second (batch, all threads), near rivers and anywhere.
     Water,
+    /// Erosion: stream power on the world's lattice and on a 1024² grid step (one thread),
+    /// droplets on a `--grid` square (a droplet per four cells), water + sediment on 1024².
+    Erosion,
 }
 
 /// How big and how often.
@@ -61,8 +68,103 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), Stri
             fits(world)?;
             water(world, runs);
         }
+        Stage::Erosion => {
+            fits(world)?;
+            let edge = sizes.grid.max(2);
+            watershed::check_grid_memory(edge, edge, sizes.available_bytes).map_err(|e| e.to_string())?;
+            erosion(world, edge, runs);
+        }
     }
     Ok(())
+}
+
+/// A square of `edge`² one-metre cells of the world's ground around latitude 10°,
+/// longitude -50°, row-major.
+fn square_dem(world: &WorldSettings, edge: usize) -> Vec<f64> {
+    let planet = PlanetHeight::new(world);
+    let centre = watershed::direction(10.0, -50.0);
+    let east = watershed::unit(DVec3::Y.cross(centre));
+    let north = centre.cross(east);
+    let step = 1.0 / world.radius_m;
+    let half = edge as f64 / 2.0;
+    let dirs: Vec<DVec3> = (0..edge * edge)
+        .map(|i| {
+            let (row, col) = ((i / edge) as f64 - half, (i % edge) as f64 - half);
+            centre + east * (col * step) - north * (row * step)
+        })
+        .collect();
+    planet.heights(&dirs)
+}
+
+/// Milliseconds `f` takes.
+fn timed(f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn erosion(world: &WorldSettings, edge: usize, runs: usize) {
+    let sea = world.sea.then_some(world.sea_level_m);
+    let outlets = |edge_outlets: bool| DrainageParams {
+        sea_level_m: sea,
+        storm_crest_m: 0.0,
+        lakes: true,
+        lake_min_depth_m: 0.0,
+        rivers: false,
+        river_catchment_m2: f64::INFINITY,
+        edge_outlets,
+    };
+    let model = StreamPower::default();
+    let lattice = FibonacciLattice::new(world.lattice_nodes, world.radius_m);
+    let heights = PlanetHeight::new(world).heights(lattice.positions());
+    let steps = 50;
+    let sphere: Vec<f64> = (0..runs)
+        .map(|_| {
+            let mut z = heights.clone();
+            timed(|| {
+                erode_stream_power(&lattice, &mut z, &model, &outlets(false), steps, &mut |_, _, _| {});
+            })
+        })
+        .collect();
+    let per_step = median(sphere) / steps as f64;
+    let n = lattice.len() as f64 / 1e6;
+    println!("erosion  stream power, {} ({} nodes), {runs} runs (median)", world.name, lattice.len());
+    println!("erosion  sphere: {per_step:.1} ms per step, {:.0} ms per step per million nodes", per_step / n);
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().ok();
+    let dem = square_dem(world, 1024);
+    let grid = Grid { width: 1024, height: 1024, cell_m: 1.0 };
+    let step_ms: Vec<f64> = (0..runs)
+        .map(|_| {
+            let run = || {
+                let mut z = dem.clone();
+                timed(|| {
+                    erode_stream_power(&grid, &mut z, &model, &outlets(true), 1, &mut |_, _, _| {});
+                })
+            };
+            match &one {
+                Some(pool) => pool.install(run),
+                None => run(),
+            }
+        })
+        .collect();
+    let grid_ms = median(step_ms);
+    println!(
+        "erosion  stream power, 1024x1024 grid, one thread: {grid_ms:.0} ms per step, {:.0} ms per step per million nodes",
+        grid_ms / (1024.0 * 1024.0 / 1e6)
+    );
+    let big = square_dem(world, edge);
+    let square = Grid { width: edge, height: edge, cell_m: 1.0 };
+    let count = edge * edge / 4;
+    let mut z = big.clone();
+    let drops = timed(|| {
+        erode_droplets(&square, &mut z, &Droplets::default(), count, 1, 0, &mut |_, _, _| {});
+    });
+    println!("erosion  droplets, {edge}x{edge} grid: {count} droplets in {drops:.0} ms (one run)");
+    let mut z = dem.clone();
+    let ws = timed(|| {
+        erode_water_sediment(&grid, &mut z, &WaterSediment::default(), 200, 0, &mut |_, _, _| {});
+    });
+    println!("erosion  water + sediment, 1024x1024 x 200 steps: {ws:.0} ms (one run)");
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -178,20 +280,7 @@ fn drainage(settings: &WorldSettings, runs: usize) {
 }
 
 fn grid(world: &WorldSettings, edge: usize, runs: usize) {
-    // A square of one-metre cells around latitude 10°, longitude -50° of the world's ground.
-    let planet = PlanetHeight::new(world);
-    let centre = watershed::direction(10.0, -50.0);
-    let east = watershed::unit(DVec3::Y.cross(centre));
-    let north = centre.cross(east);
-    let step = 1.0 / world.radius_m;
-    let half = edge as f64 / 2.0;
-    let dirs: Vec<DVec3> = (0..edge * edge)
-        .map(|i| {
-            let (row, col) = ((i / edge) as f64 - half, (i % edge) as f64 - half);
-            centre + east * (col * step) - north * (row * step)
-        })
-        .collect();
-    let dem = planet.heights(&dirs);
+    let dem = square_dem(world, edge);
     let grid = Grid { width: edge, height: edge, cell_m: 1.0 };
     let options = GridOptions {
         sea_level_m: world.sea.then_some(world.sea_level_m),

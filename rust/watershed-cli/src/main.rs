@@ -6,6 +6,7 @@
 //! heightmap first checks that its estimated memory fits what the machine has available.
 
 mod bench;
+mod erode;
 mod export;
 mod generate;
 
@@ -108,6 +109,40 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Erode a heightmap (--dem) or a planet's lattice (--world) and write the eroded heights,
+    /// frames, an animated PNG, scrubber.html and report.json.
+    Erode {
+        /// The heightmap (.npy, 2-D f32 or f64, row-major), metres.
+        #[arg(long, conflicts_with = "world", required_unless_present = "world")]
+        dem: Option<PathBuf>,
+        /// A world of the worlds file (stream power on its lattice).
+        #[arg(long)]
+        world: Option<String>,
+        #[command(flatten)]
+        file: WorldsFile,
+        /// Cell edge length of the heightmap, metres (0.001..=100000).
+        #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = cell_m)]
+        cell_m: f64,
+        /// Cells of the heightmap strictly under this height are sea, metres (±10000000).
+        #[arg(long, allow_negative_numbers = true, value_parser = sea_level)]
+        sea_level: Option<f64>,
+        /// The erosion model.
+        #[arg(long, value_enum, default_value_t = erode::Model::StreamPower)]
+        model: erode::Model,
+        /// Steps, 1..=100000 (droplets: droplets, 1..=100000000) [default: 100 stream power,
+        /// 200 water-sediment, a droplet per four cells].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        steps: Option<u64>,
+        /// A frame every this many steps (droplets: batches of 8,192) [default: about 40 frames].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        every: Option<u64>,
+        /// Seed of the droplets.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Draw a river's long profile and a cross-section through one reach to PNG.
     Section {
         #[command(flatten)]
@@ -194,6 +229,27 @@ fn main() -> ExitCode {
             memory.load(&pick).and_then(|w| generate::section(&w, reach, &out))
         }
         Command::Export { pick, out } => memory.load(&pick).and_then(|w| export::sphere(&w, &out)),
+        Command::Erode { dem, world, file, cell_m, sea_level, model, steps, every, seed, out } => {
+            let limit = if model == erode::Model::Droplets { 100_000_000 } else { 100_000 };
+            match steps {
+                Some(s) if s > limit => Err(format!("--steps: at most {limit} for {model:?}, got {s}")),
+                _ => {
+                    let run = erode::Run {
+                        model,
+                        steps: steps.map(|s| s as usize),
+                        every: every.map(|e| e as usize),
+                        seed,
+                    };
+                    match (dem, world) {
+                        (Some(dem), _) => erode::dem(&dem, cell_m, sea_level, &run, &out),
+                        (None, Some(name)) => memory
+                            .load(&WorldArg { world: name, file })
+                            .and_then(|w| erode::world(&w, &run, &out)),
+                        (None, None) => Err("give --dem FILE or --world NAME".into()),
+                    }
+                }
+            }
+        }
         Command::GridDrain { dem, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
             let options = watershed::GridOptions {
                 sea_level_m: sea_level,

@@ -81,10 +81,14 @@ fn stream_power_step<T: Topology>(
     }
 }
 
-/// Linear diffusion `dz/dt = κ∇²z` for `kappa_dt` (m², κ times the time), in as many
-/// explicit sub-steps as stability needs; `fixed` nodes hold their height. The Laplacian
-/// at a node with k neighbours is `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or
-/// eight neighbours.
+/// The most explicit diffusion sub-steps in one erosion step.
+pub const MAX_DIFFUSION_SUBSTEPS: usize = 16;
+
+/// Linear diffusion `dz/dt = κ∇²z` for `kappa_dt` (m², κ times the time) in explicit
+/// sub-steps, at most [`MAX_DIFFUSION_SUBSTEPS`]: where stability would need more (fine
+/// cells, long steps) the step diffuses only as far as those sub-steps safely reach.
+/// `fixed` nodes hold their height. The Laplacian at a node with k neighbours is
+/// `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or eight neighbours.
 fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt: f64) {
     let n = topo.len();
     let stiffness = |i: usize| {
@@ -92,8 +96,8 @@ fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt:
         4.0 / k * topo.neighbors(i).map(|j| topo.distance_m(i, j).powi(-2)).sum::<f64>()
     };
     let worst = (0..n).into_par_iter().map(stiffness).reduce(|| 0.0, f64::max);
-    let substeps = (kappa_dt * worst / 0.45).ceil().max(1.0);
-    let h = kappa_dt / substeps;
+    let substeps = (kappa_dt * worst / 0.45).ceil().clamp(1.0, MAX_DIFFUSION_SUBSTEPS as f64);
+    let h = (kappa_dt / substeps).min(0.45 / worst.max(f64::MIN_POSITIVE));
     for _ in 0..substeps as usize {
         let next: Vec<f64> = (0..n)
             .into_par_iter()

@@ -273,3 +273,48 @@ pub fn render_globe(world: &World, size: usize, view: GlobeView, progress: Progr
     paint_rivers(&mut image, world, size as f64 / 2048.0, project, false);
     image
 }
+
+/// Shaded relief of a heightmap (`width` × `height` cells of `cell_m`, row-major heights in
+/// metres) with water drawn over it where `water` (depth per cell, metres; empty for none)
+/// stands deeper than a centimetre (fainter where shallower than 30 cm), at most `max_side` pixels on the longer side (cells
+/// are sampled, not averaged).
+pub fn render_relief(
+    width: usize,
+    height: usize,
+    heights: &[f64],
+    water: &[f64],
+    cell_m: f64,
+    max_side: usize,
+) -> Image {
+    let stride = width.max(height).div_ceil(max_side.max(1)).max(1);
+    let (pw, ph) = (width.div_ceil(stride), height.div_ceil(stride));
+    let (lo, hi) =
+        heights.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &h| (lo.min(h), hi.max(h)));
+    let span = (hi - lo).max(1e-9);
+    let light = DVec3::new(-1.0, 1.0, 1.5).normalize();
+    let at = |x: usize, y: usize| heights[y.min(height - 1) * width + x.min(width - 1)];
+    let rows: Vec<Vec<u8>> = (0..ph)
+        .into_par_iter()
+        .map(|py| {
+            let mut out = Vec::with_capacity(pw * 3);
+            for px in 0..pw {
+                let (x, y) = (px * stride, py * stride);
+                let step = (stride as f64) * cell_m;
+                let gx = (at(x + stride, y) - at(x.saturating_sub(stride), y)) / (2.0 * step);
+                let gy = (at(x, y + stride) - at(x, y.saturating_sub(stride))) / (2.0 * step);
+                let normal = DVec3::new(-gx * SHADE_EXAGGERATION, gy * SHADE_EXAGGERATION, 1.0).normalize();
+                let shade = (normal.dot(light) / light.z).clamp(0.0, 1.5);
+                let t = (at(x, y) - lo) / span;
+                let ground = look::mix([0.36, 0.52, 0.30], [0.78, 0.74, 0.66], t);
+                let mut c = look::scale(ground, 0.45 + 0.55 * shade);
+                let depth = water.get(y * width + x).copied().unwrap_or(0.0);
+                if depth > 0.01 {
+                    c = look::mix(c, [0.16, 0.38, 0.66], (depth / 0.3).clamp(0.25, 0.9));
+                }
+                out.extend_from_slice(&look::to_rgb8(c));
+            }
+            out
+        })
+        .collect();
+    Image { width: pw, height: ph, rgb: rows.concat() }
+}

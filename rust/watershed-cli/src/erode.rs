@@ -1,0 +1,385 @@
+//! `watershed erode`: one erosion model over a heightmap or a planet's lattice, with a frame
+//! every few steps, an animated PNG of the frames and `scrubber.html` to drag through them.
+
+use base64::Engine as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::Path;
+use std::time::Instant;
+use watershed::{
+    drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, read_array2, render_relief, route,
+    solve, write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice, Grid,
+    GridOptions, Image, PlanetHeight, SeaState, StreamPower, Topology, WaterSediment, WorldSettings,
+};
+
+/// Which erosion model runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Model {
+    /// Stream-power incision, diffusion and filled pits (grids and planets).
+    StreamPower,
+    /// Droplet (particle) erosion (grids).
+    Droplets,
+    /// The water + sediment grid model (grids).
+    WaterSediment,
+}
+
+/// How long and how often: the run's shape.
+pub struct Run {
+    /// The model.
+    pub model: Model,
+    /// Steps (droplets: droplets); `None` for the model's default.
+    pub steps: Option<usize>,
+    /// A frame every this many steps (droplets: batches of 8,192); `None`: about 40 frames.
+    pub every: Option<usize>,
+    /// Seed of the droplets.
+    pub seed: u64,
+}
+
+/// Longest side of a frame, pixels.
+const FRAME_SIDE: usize = 512;
+
+/// The frames so far, and a progress bar that shows itself once a run takes over a second.
+struct Film {
+    frames: Vec<(usize, Image)>,
+    bar: ProgressBar,
+    started: Instant,
+}
+
+impl Film {
+    fn new(total: usize, what: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::hidden())
+            .with_message(what.to_owned());
+        if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} {elapsed}") {
+            bar.set_style(style);
+        }
+        Film { frames: Vec::new(), bar, started: Instant::now() }
+    }
+
+    fn shoot(&mut self, step: usize, image: Image) {
+        if self.bar.is_hidden() && self.started.elapsed().as_secs_f64() > 1.0 {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.set_position(step as u64);
+        self.frames.push((step, image));
+    }
+}
+
+/// Erodes the heightmap at `dem` (cells of `cell_m`; the sea below `sea_level` and the map
+/// edge are outlets) and writes the run into `out`.
+pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Path) -> Result<(), String> {
+    let bytes = crate::read_bounded(dem, 16 << 30, "a heightmap")?;
+    let array = read_array2(&bytes).map_err(|e| format!("{}: {e}", dem.display()))?;
+    if array.rows < 3 || array.cols < 3 {
+        return Err(format!(
+            "{}: {} x {} cells; erosion needs at least 3 x 3",
+            dem.display(),
+            array.rows,
+            array.cols
+        ));
+    }
+    let grid = Grid { width: array.cols, height: array.rows, cell_m };
+    let mut heights = array.data;
+    let options = GridOptions { sea_level_m: sea_level, edge_outlets: true, lake_min_depth_m: 0.0 };
+    let outlets = grid_outlets(sea_level);
+    let before = drain_grid(&grid, &heights, &options).stats;
+    let picture = |z: &[f64], water: &[f64]| {
+        let water = if water.is_empty() { river_water(&grid, z, &outlets) } else { water.to_vec() };
+        render_relief(grid.width, grid.height, z, &water, cell_m, FRAME_SIDE)
+    };
+    let t = Instant::now();
+    let (report, steps) = match run.model {
+        Model::StreamPower => {
+            let steps = run.steps.unwrap_or(100);
+            let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
+            let mut film = Film::new(steps, "stream power");
+            film.shoot(0, picture(&heights, &[]));
+            let report = erode_stream_power(
+                &grid,
+                &mut heights,
+                &StreamPower::default(),
+                &outlets,
+                steps,
+                &mut |s, z, w| {
+                    if s % every == 0 || s == steps {
+                        film.shoot(s, picture(z, w));
+                    }
+                },
+            );
+            film.bar.finish_and_clear();
+            (report, film.frames)
+        }
+        Model::Droplets => {
+            let count = run.steps.unwrap_or(grid.width * grid.height / 4);
+            let every = run.every.unwrap_or((count / 8192).div_ceil(40)).max(1);
+            let mut film = Film::new(count, "droplets");
+            film.shoot(0, picture(&heights, &[]));
+            let report = erode_droplets(
+                &grid,
+                &mut heights,
+                &Droplets::default(),
+                count,
+                run.seed,
+                every,
+                &mut |s, z, w| {
+                    film.shoot(s, picture(z, w));
+                },
+            );
+            film.bar.finish_and_clear();
+            (report, film.frames)
+        }
+        Model::WaterSediment => {
+            let steps = run.steps.unwrap_or(200);
+            let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
+            let mut film = Film::new(steps, "water + sediment");
+            film.shoot(0, picture(&heights, &[]));
+            let (report, _) = erode_water_sediment(
+                &grid,
+                &mut heights,
+                &WaterSediment::default(),
+                steps,
+                every,
+                &mut |s, z, w| {
+                    film.shoot(s, picture(z, w));
+                },
+            );
+            film.bar.finish_and_clear();
+            (report, film.frames)
+        }
+    };
+    let run_ms = t.elapsed().as_secs_f64() * 1e3;
+    let after = drain_grid(&grid, &heights, &options).stats;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    write(out, "heights.npy", &write_npy(&[grid.height, grid.width], &heights))?;
+    let name = dem.display().to_string();
+    finish(out, &name, run, &report, run_ms, &before, &after, &steps)
+}
+
+/// Erodes the planet's lattice heights with stream power and writes the run into `out`
+/// (frames are equirectangular maps of the lattice).
+pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), String> {
+    if run.model != Model::StreamPower {
+        return Err(
+            "a planet erodes with --model stream-power; droplets and water-sediment need a heightmap".into(),
+        );
+    }
+    let lattice = FibonacciLattice::new(settings.lattice_nodes, settings.radius_m);
+    let planet = PlanetHeight::new(settings);
+    let mut heights = planet.heights(lattice.positions());
+    let params = DrainageParams::for_world(settings, SeaState::for_world(settings).storm_crest_m());
+    let before = solve(&lattice, &heights, &params).stats;
+    let outlets = DrainageParams { lakes: true, rivers: false, ..params };
+    let steps = run.steps.unwrap_or(100);
+    let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
+    let map = |z: &[f64]| lattice_map(&lattice, z, settings, &params);
+    let mut film = Film::new(steps, "stream power");
+    film.shoot(0, map(&heights));
+    let t = Instant::now();
+    let report = erode_stream_power(
+        &lattice,
+        &mut heights,
+        &StreamPower::default(),
+        &outlets,
+        steps,
+        &mut |s, z, _| {
+            if s % every == 0 || s == steps {
+                film.shoot(s, map(z));
+            }
+        },
+    );
+    film.bar.finish_and_clear();
+    let run_ms = t.elapsed().as_secs_f64() * 1e3;
+    let after = solve(&lattice, &heights, &params).stats;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    write(out, "heights.npy", &write_npy(&[heights.len()], &heights))?;
+    finish(out, &settings.name, run, &report, run_ms, &before, &after, &film.frames)
+}
+
+/// Outlets of a heightmap: the sea below `sea_level` and the map edge.
+fn grid_outlets(sea_level: Option<f64>) -> DrainageParams {
+    DrainageParams {
+        sea_level_m: sea_level,
+        storm_crest_m: 0.0,
+        lakes: true,
+        lake_min_depth_m: 0.0,
+        rivers: false,
+        river_catchment_m2: f64::INFINITY,
+        edge_outlets: true,
+    }
+}
+
+/// Water to draw on a heightmap for models that keep none: the rivers (cells draining at
+/// least a two-hundredth of the map) and the sea.
+fn river_water(grid: &Grid, z: &[f64], outlets: &DrainageParams) -> Vec<f64> {
+    let routing = route(grid, z, outlets);
+    let threshold = grid.len() as f64 * grid.cell_m * grid.cell_m / 200.0;
+    (0..grid.len())
+        .map(|i| match outlets.sea_level_m {
+            Some(s) if z[i] < s => s - z[i],
+            _ if routing.catchment_m2[i] >= threshold => 0.3,
+            _ => 0.0,
+        })
+        .collect()
+}
+
+/// An equirectangular map (512 × 256) of lattice heights, the nearest node per pixel; sea,
+/// lakes and rivers of a full drainage solve drawn as water.
+fn lattice_map(
+    lattice: &FibonacciLattice,
+    z: &[f64],
+    settings: &WorldSettings,
+    params: &DrainageParams,
+) -> Image {
+    let d = solve(lattice, z, params);
+    let (w, h) = (FRAME_SIDE, FRAME_SIDE / 2);
+    let mut cells = Vec::with_capacity(w * h);
+    let mut water = Vec::with_capacity(w * h);
+    for y in 0..h {
+        let lat = std::f64::consts::FRAC_PI_2 - (y as f64 + 0.5) * std::f64::consts::PI / h as f64;
+        for x in 0..w {
+            let lon = -std::f64::consts::PI + (x as f64 + 0.5) * std::f64::consts::TAU / w as f64;
+            let i = lattice.nearest_node(watershed::direction(lat.to_degrees(), lon.to_degrees())).index();
+            cells.push(z[i]);
+            water.push(match d.kind[i] {
+                watershed::NodeKind::Land => 0.0,
+                _ if d.water_level_m[i].is_finite() => (d.water_level_m[i] - z[i]).max(0.3),
+                _ => 0.3,
+            });
+        }
+    }
+    let metres_per_pixel = std::f64::consts::TAU * settings.radius_m / w as f64;
+    render_relief(w, h, &cells, &water, metres_per_pixel, FRAME_SIDE)
+}
+
+fn write(out: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+    let path = out.join(name);
+    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn png_bytes(image: &Image) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, image.width as u32, image.height as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    let mut writer = encoder.write_header().map_err(|e| format!("png: {e}"))?;
+    writer.write_image_data(&image.rgb).map_err(|e| format!("png: {e}"))?;
+    writer.finish().map_err(|e| format!("png: {e}"))?;
+    Ok(bytes)
+}
+
+/// Every frame as one animated PNG, a tenth of a second each, looping.
+fn animation(frames: &[(usize, Image)]) -> Result<Vec<u8>, String> {
+    let Some((_, first)) = frames.first() else { return Ok(Vec::new()) };
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, first.width as u32, first.height as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_animated(frames.len() as u32, 0).map_err(|e| format!("png: {e}"))?;
+    encoder.set_frame_delay(1, 10).map_err(|e| format!("png: {e}"))?;
+    let mut writer = encoder.write_header().map_err(|e| format!("png: {e}"))?;
+    for (_, image) in frames {
+        writer.write_image_data(&image.rgb).map_err(|e| format!("png: {e}"))?;
+    }
+    writer.finish().map_err(|e| format!("png: {e}"))?;
+    Ok(bytes)
+}
+
+/// One page, no server and no network: every frame inlined, a slider to drag through them.
+fn scrubber(title: &str, frames: &[(usize, Vec<u8>)]) -> String {
+    let images: Vec<String> = frames
+        .iter()
+        .map(|(step, png)| {
+            format!(
+                "[{step},\"data:image/png;base64,{}\"]",
+                base64::engine::general_purpose::STANDARD.encode(png)
+            )
+        })
+        .collect();
+    let last = frames.len().saturating_sub(1);
+    format!(
+        r#"<!doctype html>
+<html><head><meta charset="utf-8"><title>{title}</title>
+<style>body{{font:14px sans-serif;background:#222;color:#ddd;margin:16px}}img{{max-width:100%;image-rendering:pixelated}}input{{width:100%}}</style>
+</head><body>
+<h1>{title}</h1>
+<img id="frame" alt="erosion frame">
+<input id="slider" type="range" min="0" max="{last}" value="{last}">
+<p id="label"></p>
+<script>
+const frames = [{frames}];
+const img = document.getElementById("frame"), slider = document.getElementById("slider"),
+  label = document.getElementById("label");
+function show() {{
+  const [step, src] = frames[slider.value];
+  img.src = src;
+  label.textContent = "step " + step + " (frame " + slider.value + " of " + (frames.length - 1) + ")";
+}}
+slider.addEventListener("input", show);
+show();
+</script>
+</body></html>
+"#,
+        frames = images.join(",\n")
+    )
+}
+
+/// Writes the frames, the animation, the scrubber and report.json, and prints a summary.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    out: &Path,
+    name: &str,
+    run: &Run,
+    report: &ErosionReport,
+    run_ms: f64,
+    before: &DrainageStats,
+    after: &DrainageStats,
+    frames: &[(usize, Image)],
+) -> Result<(), String> {
+    let frames_dir = out.join("frames");
+    std::fs::create_dir_all(&frames_dir)
+        .map_err(|e| format!("cannot create {}: {e}", frames_dir.display()))?;
+    let mut pngs = Vec::with_capacity(frames.len());
+    for (k, (step, image)) in frames.iter().enumerate() {
+        let png = png_bytes(image)?;
+        write(&frames_dir, &format!("frame_{k:04}.png"), &png)?;
+        pngs.push((*step, png));
+    }
+    write(out, "erosion.png", &animation(frames)?)?;
+    write(out, "scrubber.html", scrubber(&format!("{name}: {:?} erosion", run.model), &pngs).as_bytes())?;
+    let drainage = |s: &DrainageStats| {
+        serde_json::json!({
+            "lakes": s.lakes,
+            "largest_catchment_m2": s.largest_catchment_m2,
+            "max_strahler": s.max_strahler,
+            "mouths": s.mouths,
+            "uphill": s.uphill,
+            "no_path": s.no_path,
+        })
+    };
+    let json = serde_json::json!({
+        "source": name,
+        "model": format!("{:?}", run.model),
+        "steps": report.steps,
+        "eroded_m3": report.eroded_m3,
+        "deposited_m3": report.deposited_m3,
+        "deepest_cut_m": report.deepest_cut_m,
+        "run_ms": (run_ms * 10.0).round() / 10.0,
+        "frames": frames.len(),
+        "before": drainage(before),
+        "after": drainage(after),
+    });
+    let text = serde_json::to_string_pretty(&json).map_err(|e| format!("report: {e}"))?;
+    write(out, "report.json", text.as_bytes())?;
+    println!(
+        "{name}: {:?}, {} steps in {run_ms:.0} ms; eroded {:.0} m3, deepest cut {:.2} m; lakes {} -> {}, \
+         largest catchment {:.2} -> {:.2} km2, Strahler {} -> {} -> {}",
+        run.model,
+        report.steps,
+        report.eroded_m3,
+        report.deepest_cut_m,
+        before.lakes,
+        after.lakes,
+        before.largest_catchment_m2 / 1e6,
+        after.largest_catchment_m2 / 1e6,
+        before.max_strahler,
+        after.max_strahler,
+        out.display()
+    );
+    Ok(())
+}
