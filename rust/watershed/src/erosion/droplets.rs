@@ -62,9 +62,6 @@ impl Default for Droplets {
 /// Droplets that run against the same ground before their changes are applied.
 const BATCH: usize = 8192;
 
-/// A droplet's own changes so far, by cell.
-type Own = std::collections::HashMap<u32, f64, std::hash::BuildHasherDefault<CellHasher>>;
-
 /// One change a droplet made: `amount` metres added (negative: taken) at `cell`.
 type Change = (u32, f64);
 
@@ -91,8 +88,13 @@ pub fn erode_droplets(
     while done < count && w >= 2 && h >= 2 {
         let end = (done + BATCH).min(count);
         let ground: &[f64] = heights;
-        let changes: Vec<Vec<Change>> =
-            (done..end).into_par_iter().map(|d| run(grid, ground, model, &brush, seed, d as u64)).collect();
+        let changes: Vec<Vec<Change>> = (done..end)
+            .into_par_iter()
+            .map_init(
+                || Patch::new(model),
+                |patch, d| run(grid, ground, model, &brush, seed, d as u64, patch),
+            )
+            .collect();
         apply(heights, w, &changes);
         done = end;
         batch_no += 1;
@@ -119,7 +121,60 @@ fn brush(radius: usize) -> Vec<(isize, isize, f64)> {
     cells.iter().map(|&(dx, dy, w)| (dx, dy, w / total)).collect()
 }
 
-/// One droplet's life against `ground`; its changes in the order it made them.
+/// A droplet's own changes so far, so it meets the ground it has already worn: a square of
+/// cells around where it started (it moves at most a cell a step) and the cells it touched,
+/// in the order it first touched them. One per thread, cleared after each droplet.
+struct Patch {
+    side: usize,
+    half: isize,
+    row0: isize,
+    col0: isize,
+    delta: Vec<f64>,
+    touched: Vec<(u32, u32)>,
+}
+
+impl Patch {
+    fn new(m: &Droplets) -> Self {
+        let half = (m.max_lifetime + m.radius + 2) as isize;
+        let side = 2 * half as usize + 1;
+        Patch { side, half, row0: 0, col0: 0, delta: vec![0.0; side * side], touched: Vec::new() }
+    }
+
+    fn start(&mut self, row: usize, col: usize) {
+        (self.row0, self.col0) = (row as isize - self.half, col as isize - self.half);
+    }
+
+    fn local(&self, row: usize, col: usize) -> usize {
+        (row as isize - self.row0) as usize * self.side + (col as isize - self.col0) as usize
+    }
+
+    fn get(&self, row: usize, col: usize) -> f64 {
+        self.delta[self.local(row, col)]
+    }
+
+    fn add(&mut self, w: usize, row: usize, col: usize, amount: f64) {
+        let l = self.local(row, col);
+        if self.delta[l] == 0.0 {
+            self.touched.push(((row * w + col) as u32, l as u32));
+        }
+        self.delta[l] += amount;
+    }
+
+    /// The droplet's changes, one per cell in first-touch order; the patch is clear again.
+    fn finish(&mut self) -> Vec<Change> {
+        let mut changes = Vec::with_capacity(self.touched.len());
+        for &(cell, l) in &self.touched {
+            let amount = std::mem::take(&mut self.delta[l as usize]);
+            if amount != 0.0 {
+                changes.push((cell, amount));
+            }
+        }
+        self.touched.clear();
+        changes
+    }
+}
+
+/// One droplet's life against `ground` (with its own changes in `patch`); its changes.
 fn run(
     grid: &Grid,
     ground: &[f64],
@@ -127,27 +182,30 @@ fn run(
     brush: &[(isize, isize, f64)],
     seed: u64,
     d: u64,
+    patch: &mut Patch,
 ) -> Vec<Change> {
     let (w, h) = (grid.width, grid.height);
     let mut rng = SplitMix64::new(seed, d);
     let mut x = rng.next_f64() * (w - 1) as f64;
     let mut y = rng.next_f64() * (h - 1) as f64;
+    patch.start(y as usize, x as usize);
     let (mut dx, mut dy) = (0.0, 0.0);
     let (mut speed, mut water, mut sediment) = (m.initial_speed, m.initial_water, 0.0);
-    let mut changes = Vec::new();
-    // The droplet's own changes, so it meets the ground it has already worn.
-    let mut own = Own::default();
-    let at = |own: &Own, i: usize| ground[i] + own.get(&(i as u32)).unwrap_or(&0.0);
-    for _ in 0..m.max_lifetime {
-        let (cx, cy) = (x.floor() as usize, y.floor() as usize);
+    let at = |patch: &Patch, row: usize, col: usize| ground[row * w + col] + patch.get(row, col);
+    let bilinear = |patch: &Patch, x: f64, y: f64| {
+        let (cx, cy) = (x as usize, y as usize);
         let (u, v) = (x - cx as f64, y - cy as f64);
-        let i = cy * w + cx;
-        let corners =
-            [(i, (1.0 - u) * (1.0 - v)), (i + 1, u * (1.0 - v)), (i + w, (1.0 - u) * v), (i + w + 1, u * v)];
-        let (nw, ne, sw, se) = (at(&own, i), at(&own, i + 1), at(&own, i + w), at(&own, i + w + 1));
+        let (nw, ne) = (at(patch, cy, cx), at(patch, cy, cx + 1));
+        let (sw, se) = (at(patch, cy + 1, cx), at(patch, cy + 1, cx + 1));
+        (nw, ne, sw, se, u, v)
+    };
+    for _ in 0..m.max_lifetime {
+        let (cx, cy) = (x as usize, y as usize);
+        let (nw, ne, sw, se, u, v) = bilinear(patch, x, y);
+        let weights = [(1.0 - u) * (1.0 - v), u * (1.0 - v), (1.0 - u) * v, u * v];
         let gx = (ne - nw) * (1.0 - v) + (se - sw) * v;
         let gy = (sw - nw) * (1.0 - u) + (se - ne) * u;
-        let height = nw * corners[0].1 + ne * corners[1].1 + sw * corners[2].1 + se * corners[3].1;
+        let height = nw * weights[0] + ne * weights[1] + sw * weights[2] + se * weights[3];
         dx = dx * m.inertia - gx * (1.0 - m.inertia);
         dy = dy * m.inertia - gy * (1.0 - m.inertia);
         let len = (dx * dx + dy * dy).sqrt();
@@ -159,14 +217,16 @@ fn run(
         if nx < 0.0 || ny < 0.0 || nx >= (w - 1) as f64 || ny >= (h - 1) as f64 {
             break;
         }
-        let fall = height - sample_with(ground, &own, w, nx, ny);
+        let (a, b, c, e, p, q) = bilinear(patch, nx, ny);
+        let fall = height - (a * (1.0 - p) * (1.0 - q) + b * p * (1.0 - q) + c * (1.0 - p) * q + e * p * q);
         let capacity = fall.max(m.min_slope) * speed * water * m.capacity;
         if sediment > capacity || fall < 0.0 {
             // Climbing: fill the hollow behind (at most what it carries); else drop the excess.
             let drop = if fall < 0.0 { (-fall).min(sediment) } else { (sediment - capacity) * m.deposit };
             sediment -= drop;
-            for (cell, weight) in corners {
-                put(&mut own, &mut changes, cell, drop * weight);
+            let corners = [(cy, cx), (cy, cx + 1), (cy + 1, cx), (cy + 1, cx + 1)];
+            for ((row, col), weight) in corners.into_iter().zip(weights) {
+                patch.add(w, row, col, drop * weight);
             }
         } else {
             let take = ((capacity - sediment) * m.erode).min(fall);
@@ -175,9 +235,9 @@ fn run(
                 if bx < 0 || by < 0 || bx >= w as isize || by >= h as isize {
                     continue;
                 }
-                let cell = by as usize * w + bx as usize;
-                let bite = (take * weight).min(at(&own, cell).max(0.0));
-                put(&mut own, &mut changes, cell, -bite);
+                let (row, col) = (by as usize, bx as usize);
+                let bite = (take * weight).min(at(patch, row, col).max(0.0));
+                patch.add(w, row, col, -bite);
                 sediment += bite;
             }
         }
@@ -185,62 +245,40 @@ fn run(
         water *= 1.0 - m.evaporate;
         (x, y) = (nx, ny);
     }
-    changes
-}
-
-/// Records a change: in the droplet's own view and in its list.
-fn put(own: &mut Own, changes: &mut Vec<Change>, cell: usize, amount: f64) {
-    *own.entry(cell as u32).or_insert(0.0) += amount;
-    changes.push((cell as u32, amount));
-}
-
-/// The bilinear height at `(x, y)` (cells) with the droplet's own changes on top.
-fn sample_with(ground: &[f64], own: &Own, w: usize, x: f64, y: f64) -> f64 {
-    let (cx, cy) = (x.floor() as usize, y.floor() as usize);
-    let (u, v) = (x - cx as f64, y - cy as f64);
-    let i = cy * w + cx;
-    let z = |k: usize| ground[k] + own.get(&(k as u32)).unwrap_or(&0.0);
-    z(i) * (1.0 - u) * (1.0 - v) + z(i + 1) * u * (1.0 - v) + z(i + w) * (1.0 - u) * v + z(i + w + 1) * u * v
+    patch.finish()
 }
 
 /// Rows of the map one task applies changes to.
 const STRIPE_ROWS: usize = 16;
 
-/// Applies every droplet's changes in droplet order: the changes are dealt to stripes of
-/// rows in that order, then the stripes are applied in parallel, so each cell sees its
-/// changes in the same order whatever the thread count.
+/// Droplets whose changes one task deals out to the stripes.
+const DEAL_GROUP: usize = 256;
+
+/// Applies every droplet's changes in droplet order: groups of droplets deal their changes
+/// to stripes of rows (in parallel, each group in droplet order), then each stripe applies
+/// its groups' changes in group order (stripes in parallel), so each cell sees its changes
+/// in the same order whatever the thread count.
 fn apply(heights: &mut [f64], w: usize, changes: &[Vec<Change>]) {
     let stripe_cells = STRIPE_ROWS * w;
-    let mut stripes: Vec<Vec<Change>> = vec![Vec::new(); heights.len().div_ceil(stripe_cells)];
-    for &(cell, amount) in changes.iter().flatten() {
-        stripes[cell as usize / stripe_cells].push((cell, amount));
-    }
-    heights.par_chunks_mut(stripe_cells).zip(stripes).enumerate().for_each(|(k, (cells, stripe))| {
+    let stripes = heights.len().div_ceil(stripe_cells);
+    let dealt: Vec<Vec<Vec<Change>>> = changes
+        .par_chunks(DEAL_GROUP)
+        .map(|group| {
+            let mut out: Vec<Vec<Change>> = vec![Vec::new(); stripes];
+            for &(cell, amount) in group.iter().flatten() {
+                out[cell as usize / stripe_cells].push((cell, amount));
+            }
+            out
+        })
+        .collect();
+    heights.par_chunks_mut(stripe_cells).enumerate().for_each(|(k, cells)| {
         let first = k * stripe_cells;
-        for (cell, amount) in stripe {
-            cells[cell as usize - first] += amount;
+        for group in &dealt {
+            for &(cell, amount) in &group[k] {
+                cells[cell as usize - first] += amount;
+            }
         }
     });
-}
-
-/// A hasher for cell indices: one multiply, enough for a droplet's few hundred cells.
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl std::hash::Hasher for CellHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.0 = u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
 }
 
 #[cfg(test)]

@@ -82,7 +82,7 @@ fn stream_power_step<T: Topology>(
 }
 
 /// The most explicit diffusion sub-steps in one erosion step.
-pub const MAX_DIFFUSION_SUBSTEPS: usize = 16;
+pub const MAX_DIFFUSION_SUBSTEPS: usize = 4;
 
 /// Linear diffusion `dz/dt = κ∇²z` for `kappa_dt` (m², κ times the time) in explicit
 /// sub-steps, at most [`MAX_DIFFUSION_SUBSTEPS`]: where stability would need more (fine

@@ -72,8 +72,9 @@ pub fn erode_water_sediment(
     assert_eq!(heights.len(), n, "one height per cell");
     let before = heights.to_vec();
     let mut state = State { ground: heights.to_vec(), water: vec![0.0; n], sediment: vec![0.0; n] };
+    let mut buffers = Buffers::new(n);
     for step in 1..=steps {
-        state = step_once(grid, &state, model);
+        step_once(grid, &mut state, model, &mut buffers);
         if every > 0 && step % every == 0 {
             frame(step, &state.ground, &state.water);
         }
@@ -82,81 +83,127 @@ pub fn erode_water_sediment(
     (ErosionReport::between(grid, &before, heights, steps), state.water)
 }
 
-/// The neighbour of `i` at `(dr, dc)`, wrapping or not.
-fn neighbour(grid: &Grid, wrap: bool, i: usize, (dr, dc): (isize, isize)) -> Option<usize> {
-    let (w, h) = (grid.width as isize, grid.height as isize);
-    let (r, c) = ((i / grid.width) as isize + dr, (i % grid.width) as isize + dc);
-    if wrap {
-        Some((r.rem_euclid(h) * w + c.rem_euclid(w)) as usize)
-    } else {
-        (r >= 0 && r < h && c >= 0 && c < w).then(|| (r * w + c) as usize)
+/// The eight neighbours of the cell at `(row, col)` in [`D8`] order, `None` off a closed
+/// edge.
+#[inline]
+fn neighbours(grid: &Grid, wrap: bool, row: usize, col: usize) -> [Option<usize>; 8] {
+    let (w, h) = (grid.width, grid.height);
+    if row > 0 && col > 0 && row + 1 < h && col + 1 < w {
+        let i = row * w + col;
+        return [
+            Some(i - w - 1),
+            Some(i - w),
+            Some(i - w + 1),
+            Some(i - 1),
+            Some(i + 1),
+            Some(i + w - 1),
+            Some(i + w),
+            Some(i + w + 1),
+        ];
     }
+    let (w, h) = (w as isize, h as isize);
+    D8.map(|(dr, dc)| {
+        let (r, c) = (row as isize + dr, col as isize + dc);
+        if wrap {
+            Some((r.rem_euclid(h) * w + c.rem_euclid(w)) as usize)
+        } else {
+            (r >= 0 && r < h && c >= 0 && c < w).then(|| (r * w + c) as usize)
+        }
+    })
 }
 
-/// What one cell sends on: the fraction of its water leaving towards each neighbour, and
-/// its ground and sediment after picking up or settling.
-#[derive(Clone, Copy)]
-struct Outflow {
-    share: [f64; 8],
-    ground: f64,
+/// What one cell decided at the start of a step: its ground and sediment after picking up
+/// or settling, the fraction of its water that leaves, and that fraction over the sum of
+/// its squared drops (the share a neighbour gets is this times the squared drop towards it).
+#[derive(Clone, Copy, Default)]
+struct Decided {
     sediment: f64,
-    water: f64,
+    leaving: f64,
+    per_square: f64,
 }
 
-fn outflow(grid: &Grid, s: &State, model: &WaterSediment, i: usize) -> Outflow {
-    let water = s.water[i] + model.rain_m;
-    let surface = s.ground[i] + water;
-    let mut drops = [0.0; 8];
-    for (k, &d) in D8.iter().enumerate() {
-        if let Some(j) = neighbour(grid, model.wrap, i, d) {
-            drops[k] = (surface - s.ground[j] - s.water[j]).max(0.0);
+/// The buffers of a run, reused every step: the water surface, what each cell decided and
+/// the next state.
+struct Buffers {
+    surface: Vec<f64>,
+    decided: Vec<Decided>,
+    next: State,
+}
+
+impl Buffers {
+    fn new(n: usize) -> Self {
+        Buffers {
+            surface: vec![0.0; n],
+            decided: vec![Decided::default(); n],
+            next: State { ground: vec![0.0; n], water: vec![0.0; n], sediment: vec![0.0; n] },
         }
     }
-    let total: f64 = drops.iter().sum();
-    let squares: f64 = drops.iter().map(|d| d * d).sum();
-    let biggest = drops.iter().copied().fold(0.0, f64::max);
-    let (mut ground, mut sediment) = (s.ground[i], s.sediment[i]);
-    let capacity = model.carry * total.sqrt() * water;
-    if sediment < capacity {
-        let pick = ((capacity - sediment) * model.pickup).min(model.max_cut_m);
-        ground -= pick;
-        sediment += pick;
-    } else {
-        let settle = (sediment - capacity) * model.settle;
-        ground += settle;
-        sediment -= settle;
-    }
-    // At most half the biggest drop leaves, so the surface never falls below a neighbour's.
-    let leaving = if water > 0.0 && squares > 0.0 { (0.5 * biggest).min(water) / water } else { 0.0 };
-    let share = drops.map(|d| if squares > 0.0 { leaving * d * d / squares } else { 0.0 });
-    Outflow { share, ground, sediment, water }
 }
 
-fn step_once(grid: &Grid, s: &State, model: &WaterSediment) -> State {
-    let n = s.ground.len();
-    let out: Vec<Outflow> = (0..n).into_par_iter().map(|i| outflow(grid, s, model, i)).collect();
-    let gathered: Vec<(f64, f64, f64)> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let o = &out[i];
-            let kept: f64 = 1.0 - o.share.iter().sum::<f64>();
-            let (mut water, mut sediment) = (o.water * kept, o.sediment * kept);
-            for (k, &(dr, dc)) in D8.iter().enumerate() {
-                // The neighbour that sends to `i` along this direction sends along the opposite.
-                if let Some(j) = neighbour(grid, model.wrap, i, (dr, dc)) {
-                    let back = 7 - k;
-                    water += out[j].water * out[j].share[back];
-                    sediment += out[j].sediment * out[j].share[back];
+fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
+    let w = grid.width;
+    b.surface.par_iter_mut().enumerate().for_each(|(i, out)| *out = s.ground[i] + s.water[i] + model.rain_m);
+    let surface = &b.surface;
+    b.decided.par_chunks_mut(w).zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each(
+        |(row, (cells, next))| {
+            for (col, (out, next_ground)) in cells.iter_mut().zip(next).enumerate() {
+                let i = row * w + col;
+                let water = s.water[i] + model.rain_m;
+                let (mut total, mut squares, mut biggest) = (0.0, 0.0, 0.0_f64);
+                for j in neighbours(grid, model.wrap, row, col).into_iter().flatten() {
+                    let drop = (surface[i] - surface[j]).max(0.0);
+                    total += drop;
+                    squares += drop * drop;
+                    biggest = biggest.max(drop);
                 }
+                let (mut ground, mut sediment) = (s.ground[i], s.sediment[i]);
+                let capacity = model.carry * total.sqrt() * water;
+                if sediment < capacity {
+                    let pick = ((capacity - sediment) * model.pickup).min(model.max_cut_m);
+                    ground -= pick;
+                    sediment += pick;
+                } else {
+                    let settle = (sediment - capacity) * model.settle;
+                    ground += settle;
+                    sediment -= settle;
+                }
+                // At most half the biggest drop leaves, so the surface never falls below a
+                // neighbour's.
+                let leaving =
+                    if water > 0.0 && squares > 0.0 { (0.5 * biggest).min(water) / water } else { 0.0 };
+                let per_square = if squares > 0.0 { leaving / squares } else { 0.0 };
+                *next_ground = ground;
+                *out = Decided { sediment, leaving, per_square };
             }
-            (o.ground, water * (1.0 - model.evaporate), sediment)
-        })
-        .collect();
-    State {
-        ground: gathered.iter().map(|g| g.0).collect(),
-        water: gathered.iter().map(|g| g.1).collect(),
-        sediment: gathered.iter().map(|g| g.2).collect(),
-    }
+        },
+    );
+}
+
+/// One step: `s` becomes the state after it.
+fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers) {
+    decide(grid, s, model, b);
+    let w = grid.width;
+    let (d, surface) = (&b.decided, &b.surface);
+    let water_in: &[f64] = &s.water;
+    let next = &mut b.next;
+    next.water.par_chunks_mut(w).zip(next.sediment.par_chunks_mut(w)).enumerate().for_each(
+        |(row, (waters, sediments))| {
+            for (col, (out_water, out_sediment)) in waters.iter_mut().zip(sediments).enumerate() {
+                let i = row * w + col;
+                let kept = 1.0 - d[i].leaving;
+                let (mut water, mut sediment) = ((water_in[i] + model.rain_m) * kept, d[i].sediment * kept);
+                for j in neighbours(grid, model.wrap, row, col).into_iter().flatten() {
+                    let drop = (surface[j] - surface[i]).max(0.0);
+                    let share = d[j].per_square * drop * drop;
+                    water += (water_in[j] + model.rain_m) * share;
+                    sediment += d[j].sediment * share;
+                }
+                *out_water = water * (1.0 - model.evaporate);
+                *out_sediment = sediment;
+            }
+        },
+    );
+    std::mem::swap(s, &mut b.next);
 }
 
 #[cfg(test)]
@@ -180,9 +227,10 @@ mod tests {
         let z = valley(&grid);
         let n = z.len();
         let mut state = State { ground: z.clone(), water: vec![0.0; n], sediment: vec![0.0; n] };
+        let mut buffers = Buffers::new(n);
         let model = WaterSediment::default();
         for _ in 0..50 {
-            state = step_once(&grid, &state, &model);
+            step_once(&grid, &mut state, &model, &mut buffers);
         }
         let mass = |s: &State| s.ground.iter().sum::<f64>() + s.sediment.iter().sum::<f64>();
         let start: f64 = z.iter().sum();
