@@ -61,6 +61,13 @@ impl Film {
         self.bar.set_position(step as u64);
         self.frames.push((step, image));
     }
+
+    /// Shoots the final state at `step` unless the last frame already shows it.
+    fn last(&mut self, step: usize, image: impl FnOnce() -> Image) {
+        if self.frames.last().map(|f| f.0) != Some(step) {
+            self.shoot(step, image());
+        }
+    }
 }
 
 /// Erodes the heightmap at `dem` (cells of `cell_m`; the sea below `sea_level` and the map
@@ -123,6 +130,7 @@ pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Pat
                     film.shoot(s, picture(z, w));
                 },
             );
+            film.last(count, || picture(&heights, &[]));
             film.bar.finish_and_clear();
             (report, film.frames)
         }
@@ -131,7 +139,7 @@ pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Pat
             let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
             let mut film = Film::new(steps, "water + sediment");
             film.shoot(0, picture(&heights, &[]));
-            let (report, _) = erode_water_sediment(
+            let (report, water) = erode_water_sediment(
                 &grid,
                 &mut heights,
                 &WaterSediment::default(),
@@ -141,6 +149,7 @@ pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Pat
                     film.shoot(s, picture(z, w));
                 },
             );
+            film.last(steps, || picture(&heights, &water));
             film.bar.finish_and_clear();
             (report, film.frames)
         }

@@ -122,3 +122,88 @@ fn export_writes_the_sphere_solve() {
     let positions = std::fs::read(dir.join("positions.npy")).expect("positions");
     assert!(String::from_utf8_lossy(&positions[..128]).contains("'shape': (20000, 3)"));
 }
+
+/// A 48 x 48 tilted, rippled heightmap with a pit, in metres.
+fn ripples() -> Vec<f64> {
+    (0..48 * 48)
+        .map(|i| {
+            let (x, y) = ((i % 48) as f64, (i / 48) as f64);
+            0.5 * y + 3.0 * (x / 5.0).sin() * (y / 7.0).cos()
+                - if (x - 20.0).hypot(y - 20.0) < 3.0 { 4.0 } else { 0.0 }
+        })
+        .collect()
+}
+
+#[test]
+fn erode_writes_heights_frames_animation_scrubber_and_report() {
+    let dir = scratch("erode");
+    let dem = dir.join("dem.npy");
+    write_dem(&dem, &[48, 48], &ripples());
+    for model in ["stream-power", "droplets", "water-sediment"] {
+        let out_dir = dir.join(model);
+        let args = [
+            "erode",
+            "--dem",
+            dem.to_str().expect("utf-8"),
+            "--model",
+            model,
+            "--steps",
+            "20",
+            "--every",
+            "5",
+            "--out",
+            out_dir.to_str().expect("utf-8"),
+        ];
+        let out = watershed(&args);
+        assert!(out.status.success(), "{model}: {}", text(&out.stderr));
+        let heights =
+            read_array2(&std::fs::read(out_dir.join("heights.npy")).expect("heights")).expect("npy");
+        assert_eq!((heights.rows, heights.cols), (48, 48));
+        assert!(heights.data != ripples(), "{model} changed nothing");
+        let frames = std::fs::read_dir(out_dir.join("frames")).expect("frames").count();
+        assert!(frames >= 2, "{model}: {frames} frames");
+        let apng = std::fs::read(out_dir.join("erosion.png")).expect("animation");
+        assert!(apng.windows(4).any(|w| w == b"acTL"), "{model}: erosion.png is not animated");
+        let page = std::fs::read_to_string(out_dir.join("scrubber.html")).expect("page");
+        assert_eq!(page.matches("data:image/png;base64,").count(), frames, "{model}: one image per frame");
+        assert!(!page.contains("http"), "{model}: the page must not need the network");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out_dir.join("report.json")).expect("report"))
+                .expect("json");
+        assert!(report["eroded_m3"].as_f64().is_some_and(|v| v > 0.0), "{model}: {report}");
+        assert!(report["after"]["lakes"].is_u64());
+    }
+}
+
+#[test]
+fn erode_refuses_what_it_cannot_do() {
+    let dir = scratch("erode-bad");
+    let tiny = dir.join("tiny.npy");
+    write_dem(&tiny, &[2, 2], &[1.0, 2.0, 3.0, 4.0]);
+    let cases: [(&[&str], &str); 3] = [
+        (&["erode", "--dem", tiny.to_str().expect("utf-8")], "at least 3 x 3"),
+        (&["erode", "--world", "pebble", "--model", "droplets"], "a planet erodes with --model stream-power"),
+        (
+            &[
+                "erode",
+                "--dem",
+                tiny.to_str().expect("utf-8"),
+                "--model",
+                "stream-power",
+                "--steps",
+                "200000",
+            ],
+            "at most 100000",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = args.to_vec();
+        let out_dir = dir.join("out");
+        all.extend(["--out", out_dir.to_str().expect("utf-8")]);
+        let out = watershed(&all);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!out_dir.exists(), "{args:?}: wrote into the output folder");
+    }
+}
