@@ -21,6 +21,9 @@ pub enum Stage {
     Carve,
     /// Water level queries per second (batch, all threads), near rivers and anywhere.
     Water,
+    /// Every figure of the speed table in one run: height, drainage on the world and on a
+    /// million nodes, the grid, the carve and the water (not erosion).
+    All,
     /// Erosion: stream power on the world's lattice and on a 1024² grid step (one thread),
     /// droplets on a `--grid` square (a droplet per four cells), water + sediment on 1024².
     Erosion,
@@ -66,6 +69,20 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), Stri
         }
         Stage::Water => {
             fits(world)?;
+            water(world, runs);
+        }
+        Stage::All => {
+            let mut million = world.clone();
+            million.lattice_nodes = 1_000_000;
+            fits(world)?;
+            fits(&million)?;
+            let edge = sizes.grid.max(2);
+            watershed::check_grid_memory(edge, edge, sizes.available_bytes).map_err(|e| e.to_string())?;
+            height(world, sizes.samples.unwrap_or(200_000).max(1), runs);
+            drainage(world, runs);
+            drainage(&million, runs.min(3));
+            grid(world, edge, runs.min(3));
+            carve(world, runs);
             water(world, runs);
         }
         Stage::Erosion => {
@@ -379,6 +396,10 @@ fn water(world: &WorldSettings, runs: usize) {
     };
     let wet = solved.levels_at(&rivers).iter().filter(|l| l.is_some()).count();
     println!("water  world {}  {} threads  {} runs (median)", world.name, rayon::current_num_threads(), runs);
+    println!(
+        "water  how: World::levels_at on a batch of 200,000 directions (rayon, all threads), \
+         queries/s = 200,000 / wall time of the batch, world already built"
+    );
     if !reaches.is_empty() {
         println!(
             "water  level_at on river centre lines: {:.0} queries/s ({wet} of {} wet)",

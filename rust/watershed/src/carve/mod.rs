@@ -376,9 +376,15 @@ impl Carve {
             return natural_m;
         }
         let near = self.reaches_near(lattice, lattice.nearest_node(p).index());
+        self.cut_near(p, natural_m, &near)
+    }
+
+    /// [`Carve::cut`] with the reaches near `p` already found ([`Carve::reaches_near`] of
+    /// its nearest node).
+    pub fn cut_near(&self, p: DVec3, natural_m: f64, near: &[u32]) -> f64 {
         let mut best: Option<(f64, f64)> = None;
         let mut ground = natural_m;
-        for &id in &near {
+        for &id in near {
             let reach = &self.reaches[id as usize];
             if let Some(candidate) = self.channel(reach, p, natural_m) {
                 best = match best {

@@ -81,12 +81,18 @@ impl World {
     /// a lake or a river where its level stands above the carved ground; `None` when dry.
     pub fn water_at(&self, dir: DVec3) -> Option<Water> {
         let p = sphere::unit(dir);
-        let (ground, _) = self.ground_and_natural(p);
-        if self.settings.sea && ground < self.settings.sea_level_m {
-            return Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
+        let natural = self.planet.height_unit(p);
+        let sea = Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
+        // The carve never raises the ground: under the sea before it, under the sea after.
+        if self.settings.sea && natural < self.settings.sea_level_m {
+            return sea;
         }
         let node = self.lattice.nearest_node(p).index();
         let near = self.carve.reaches_near(&self.lattice, node);
+        let ground = self.carve.cut_near(p, natural, &near);
+        if self.settings.sea && ground < self.settings.sea_level_m {
+            return sea;
+        }
         let lake = self.lake_level(p, node, &near);
         let river = self.river_level(p, &near);
         match (river, lake) {
@@ -136,9 +142,9 @@ impl World {
     /// covers the ground, so the two never draw the same pixel; `None` when no river or lake.
     pub fn inland_surface_at(&self, dir: DVec3) -> Option<f64> {
         let p = sphere::unit(dir);
-        let (ground, _) = self.ground_and_natural(p);
         let node = self.lattice.nearest_node(p).index();
         let near = self.carve.reaches_near(&self.lattice, node);
+        let ground = self.carve.cut_near(p, self.planet.height_unit(p), &near);
         let level = match (self.river_level(p, &near), self.lake_level(p, node, &near)) {
             (Some(r), Some(l)) => r.max(l),
             (r, l) => r.or(l)?,
