@@ -7,12 +7,12 @@
 //! shaped at the world's lake location. The sum is saturated smoothly into `±relief_m`.
 //! The sea is not part of this field: it is a sphere at `sea_level_m`.
 
+use crate::ground::perlin::Perlin;
 use crate::math::geometry::smoothstep;
 use crate::math::rng::SplitMix64;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
 use glam::DVec3;
-use noise::{NoiseFn, Perlin};
 use rayon::prelude::*;
 
 /// One noise octave: its own permutation, a random rotation and offset, a frequency.

@@ -5,4 +5,5 @@
 pub mod grid;
 pub mod height;
 pub mod lattice;
+pub(crate) mod perlin;
 pub mod topology;
