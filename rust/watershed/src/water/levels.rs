@@ -154,6 +154,8 @@ impl WaterLevels {
         // a low bank upstream is not lifted over it again by backwater from below.
         let mut inflow = vec![f64::INFINITY; n];
         let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
+        // The banks read only the ground: sampled for every reach at once, in parallel.
+        let all_low_banks: Vec<Vec<f64>> = reaches.par_iter().map(|r| low_banks(world, r)).collect();
         for &i in order {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
@@ -162,7 +164,7 @@ impl WaterLevels {
                 ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0)),
                 _ => None,
             });
-            let low_banks = low_banks(world, reach);
+            let low_banks = &all_low_banks[k];
             let mut cap = inflow[i];
             let levels: Vec<f64> = (0..=pieces)
                 .map(|p| {
