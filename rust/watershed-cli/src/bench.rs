@@ -39,6 +39,9 @@ pub struct Sizes {
     pub runs: usize,
     /// Memory a solve may use, bytes (`None`: unknown).
     pub available_bytes: Option<u64>,
+    /// Where the grid stage also writes the heightmap it drains (`.npy`, f64), for timing
+    /// other tools on the same map.
+    pub save_dem: Option<std::path::PathBuf>,
 }
 
 /// Runs the benchmark for `stage` and prints its figures.
@@ -61,7 +64,12 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), Stri
         Stage::Grid => {
             let edge = sizes.grid.max(2);
             watershed::check_grid_memory(edge, edge, sizes.available_bytes).map_err(|e| e.to_string())?;
-            grid(world, edge, runs);
+            let dem = grid(world, edge, runs);
+            if let Some(path) = &sizes.save_dem {
+                std::fs::write(path, watershed::write_npy(&[edge, edge], &dem))
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                println!("grid  heightmap written to {}", path.display());
+            }
         }
         Stage::Carve => {
             fits(world)?;
@@ -296,7 +304,8 @@ fn drainage(settings: &WorldSettings, runs: usize) {
     }
 }
 
-fn grid(world: &WorldSettings, edge: usize, runs: usize) {
+/// Times the drainage of an `edge`² cut of the world's ground; returns the heightmap.
+fn grid(world: &WorldSettings, edge: usize, runs: usize) -> Vec<f64> {
     let dem = square_dem(world, edge);
     let grid = Grid { width: edge, height: edge, cell_m: 1.0 };
     let options = GridOptions {
@@ -314,6 +323,7 @@ fn grid(world: &WorldSettings, edge: usize, runs: usize) {
     }
     println!("grid  {edge}x{edge} cells of 1 m from world {}  {} runs (median)", world.name, runs);
     println!("grid  drain: {:.0} ms ({lakes} lakes)", median(times));
+    dem
 }
 
 fn carve(world: &WorldSettings, runs: usize) {

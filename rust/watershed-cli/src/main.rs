@@ -185,6 +185,10 @@ enum Command {
         /// Runs, 1..=1000; the median is reported.
         #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
         runs: u32,
+        /// With `grid`: also write the heightmap it drains to this `.npy` (f64), to time other
+        /// tools on the same map (`scripts/grid-vs-richdem.py`).
+        #[arg(long)]
+        save_dem: Option<PathBuf>,
     },
 }
 
@@ -213,16 +217,18 @@ fn main() -> ExitCode {
         }
         Command::Probe { world, all: _, file } => return probe(&file.worlds, world.as_deref(), memory),
         Command::Digest { pick } => memory.load(&pick).map(|w| digest(&w)),
-        Command::Bench { stage, world, file, samples, grid, runs } => load_world(&file.worlds, &world)
-            .and_then(|w| {
+        Command::Bench { stage, world, file, samples, grid, runs, save_dem } => {
+            load_world(&file.worlds, &world).and_then(|w| {
                 let sizes = bench::Sizes {
                     samples: samples.map(|s| s as usize),
                     grid: grid as usize,
                     runs: runs as usize,
                     available_bytes: memory.0,
+                    save_dem,
                 };
                 bench::run(stage, &w, sizes)
-            }),
+            })
+        }
         Command::Section { pick, reach, out } => {
             let out = out
                 .unwrap_or_else(|| Path::new("out").join(&pick.world).join(format!("section-{reach}.png")));
