@@ -170,7 +170,7 @@ impl WaterLevels {
                 .map(|p| {
                     let (bed, bank) = (reach.beds[p], reach.banks[p]);
                     let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
-                    let low_bank = profile_at(&low_banks, p as f64 / pieces as f64);
+                    let low_bank = profile_at(low_banks, p as f64 / pieces as f64);
                     let mut level =
                         (bed + settings.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
                     if let Some((lake, dist)) = ahead.filter(|(lake, _)| level > *lake) {
