@@ -130,15 +130,7 @@ fn timed(f: impl FnOnce()) -> f64 {
 
 fn erosion(world: &WorldSettings, edge: usize, runs: usize) {
     let sea = world.sea.then_some(world.sea_level_m);
-    let outlets = |edge_outlets: bool| DrainageParams {
-        sea_level_m: sea,
-        storm_crest_m: 0.0,
-        lakes: true,
-        lake_min_depth_m: 0.0,
-        rivers: false,
-        river_catchment_m2: f64::INFINITY,
-        edge_outlets,
-    };
+    let outlets = |edge_outlets: bool| DrainageParams::outlets(sea, edge_outlets);
     let model = StreamPower::default();
     let lattice = FibonacciLattice::new(world.lattice_nodes, world.radius_m);
     let heights = PlanetHeight::new(world).heights(lattice.positions());

@@ -86,7 +86,7 @@ pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Pat
     let grid = Grid { width: array.cols, height: array.rows, cell_m };
     let mut heights = array.data;
     let options = GridOptions { sea_level_m: sea_level, edge_outlets: true, lake_min_depth_m: 0.0 };
-    let outlets = grid_outlets(sea_level);
+    let outlets = DrainageParams::outlets(sea_level, true);
     let before = drain_grid(&grid, &heights, &options).stats;
     let picture = |z: &[f64], water: &[f64]| {
         let water = if water.is_empty() { river_water(&grid, z, &outlets) } else { water.to_vec() };
@@ -200,19 +200,6 @@ pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), Stri
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write(out, "heights.npy", &write_npy(&[heights.len()], &heights))?;
     finish(out, &settings.name, run, &report, run_ms, &before, &after, &film.frames)
-}
-
-/// Outlets of a heightmap: the sea below `sea_level` and the map edge.
-fn grid_outlets(sea_level: Option<f64>) -> DrainageParams {
-    DrainageParams {
-        sea_level_m: sea_level,
-        storm_crest_m: 0.0,
-        lakes: true,
-        lake_min_depth_m: 0.0,
-        rivers: false,
-        river_catchment_m2: f64::INFINITY,
-        edge_outlets: true,
-    }
 }
 
 /// Water to draw on a heightmap for models that keep none: the rivers (cells draining at

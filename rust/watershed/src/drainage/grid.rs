@@ -21,13 +21,8 @@ pub struct GridOptions {
 /// If `dem.len() != grid.len()`.
 pub fn drain_grid(grid: &Grid, dem: &[f64], options: &GridOptions) -> Drainage {
     let params = DrainageParams {
-        sea_level_m: options.sea_level_m,
-        storm_crest_m: 0.0,
-        lakes: true,
         lake_min_depth_m: options.lake_min_depth_m,
-        rivers: false,
-        river_catchment_m2: f64::INFINITY,
-        edge_outlets: options.edge_outlets,
+        ..DrainageParams::outlets(options.sea_level_m, options.edge_outlets)
     };
     drainage::solve(grid, dem, &params)
 }

@@ -77,6 +77,22 @@ impl DrainageParams {
     /// The parameters a world's settings give (sea, lakes, rivers, thresholds), with the
     /// sea's storm crest in metres above its level from the caller (the sea's waves are a
     /// later stage: `SeaState::storm_crest_m`).
+    /// Outlets only, for routing water over a surface (erosion, heightmaps): the sea below
+    /// `sea_level_m` (if any) and, with `edge_outlets`, the map edge; every depression counts
+    /// as a lake, no rivers are marked.
+    pub fn outlets(sea_level_m: Option<f64>, edge_outlets: bool) -> Self {
+        DrainageParams {
+            sea_level_m,
+            storm_crest_m: 0.0,
+            lakes: true,
+            lake_min_depth_m: 0.0,
+            rivers: false,
+            river_catchment_m2: f64::INFINITY,
+            edge_outlets,
+        }
+    }
+
+    /// The drainage of a world's lattice under `settings`, with the sea's storm crest.
     pub fn for_world(settings: &WorldSettings, storm_crest_m: f64) -> Self {
         DrainageParams {
             sea_level_m: settings.sea.then_some(settings.sea_level_m),

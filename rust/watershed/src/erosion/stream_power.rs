@@ -123,15 +123,7 @@ mod tests {
     use crate::ground::grid::Grid;
 
     fn edge_outlets() -> DrainageParams {
-        DrainageParams {
-            sea_level_m: None,
-            storm_crest_m: 0.0,
-            lakes: true,
-            lake_min_depth_m: 0.0,
-            rivers: false,
-            river_catchment_m2: f64::INFINITY,
-            edge_outlets: true,
-        }
+        DrainageParams::outlets(None, true)
     }
 
     /// A one-cell-wide ramp draining to the edge: the node next to the outlet incises at

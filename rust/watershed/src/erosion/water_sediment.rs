@@ -253,15 +253,7 @@ mod tests {
         let (fast, z_fast) = run(0.16);
         let ratio = fast.eroded_m3 / slow.eroded_m3;
         assert!(ratio > 1.0 && ratio < 8.0, "16x the pick-up moved {ratio:.2}x the rock");
-        let params = DrainageParams {
-            sea_level_m: None,
-            storm_crest_m: 0.0,
-            lakes: true,
-            lake_min_depth_m: 0.0,
-            rivers: false,
-            river_catchment_m2: f64::INFINITY,
-            edge_outlets: true,
-        };
+        let params = DrainageParams::outlets(None, true);
         let (a, b) = (route(&grid, &z_slow, &params), route(&grid, &z_fast, &params));
         let same = a.receivers.iter().zip(&b.receivers).filter(|(x, y)| x == y).count();
         let share = same as f64 / a.receivers.len() as f64;
