@@ -32,9 +32,9 @@ const BYTES_PER_REACH: u64 = 256;
 /// (measured: 83 at one and nine million cells of an f8 heightmap).
 pub const GRID_BYTES_PER_CELL: u64 = 100;
 /// Seconds a node costs on the reference machine (release, two cores).
-const SECONDS_PER_NODE: f64 = 1.6e-6;
+const SECONDS_PER_NODE: f64 = 1.0e-6;
 /// Seconds a bed piece costs on the reference machine (release, two cores).
-const SECONDS_PER_BED_PIECE: f64 = 0.4e-6;
+const SECONDS_PER_BED_PIECE: f64 = 0.35e-6;
 /// Share of land nodes carrying a river where the threshold is one node's area (`k` = 1).
 const RIVER_SHARE: f64 = 0.4;
 /// Directions sampled for the land fraction.
