@@ -47,3 +47,15 @@ pub fn built(name: &str) -> &'static World {
     let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     cache.entry(name.to_owned()).or_insert_with(|| Box::leak(Box::new(World::build(&world(name)))))
 }
+
+/// `f` run on a rayon pool of exactly `threads` threads: the determinism tests' way of
+/// comparing one thread with two.
+///
+/// # Panics
+/// If the pool cannot be built (no threads left on the machine).
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(f),
+        Err(e) => panic!("cannot build a pool of {threads} threads: {e}"),
+    }
+}

@@ -110,10 +110,7 @@ fn quick_world_carve_is_pinned() {
 #[test]
 fn carve_is_the_same_with_one_or_two_threads() {
     let w = testkit::world("home");
-    let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-        pool.install(|| World::build(&w).carve_digest())
-    };
+    let run = |threads: usize| testkit::with_threads(threads, || World::build(&w).carve_digest());
     assert_eq!(run(1), run(2));
 }
 

@@ -93,8 +93,7 @@ fn quick_world_solve_is_pinned() {
 fn same_bytes_with_one_or_two_threads() {
     let w = testkit::world("home");
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-        let world = pool.install(|| World::build(&w));
+        let world = testkit::with_threads(threads, || World::build(&w));
         (world.heights_digest(), world.network_digest(), world.sets_digest())
     };
     assert_eq!(run(1), run(2));

@@ -22,10 +22,7 @@ fn same_bytes_with_one_or_two_threads() {
     let w = testkit::world("home");
     let planet = PlanetHeight::new(&w);
     let dirs: Vec<DVec3> = (0..20_000).map(|i| fibonacci(i, 20_000)).collect();
-    let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-        pool.install(|| planet.heights(&dirs))
-    };
+    let run = |threads: usize| testkit::with_threads(threads, || planet.heights(&dirs));
     let one = run(1);
     let two = run(2);
     assert!(one.iter().zip(&two).all(|(a, b)| a.to_bits() == b.to_bits()));

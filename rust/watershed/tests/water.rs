@@ -184,15 +184,14 @@ fn batch_queries_match_single_ones_and_thread_counts() {
     let r = w.radius_m;
     let points: Vec<DVec3> =
         watershed::random_directions(11, 4_000).into_iter().map(|d| d * (r - 1.0)).collect();
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
-    let single = one.install(|| world.depths_at(&points));
+    let single = testkit::with_threads(1, || world.depths_at(&points));
     assert_eq!(single, world.depths_at(&points));
     assert_eq!(
         world.are_underwater(&points),
         points.iter().map(|&p| world.is_underwater(p)).collect::<Vec<_>>()
     );
     assert_eq!(world.flows_at(&points), points.iter().map(|&p| world.flow_at(p)).collect::<Vec<_>>());
-    let built_on_one = one.install(|| World::build(&w).water_digest());
+    let built_on_one = testkit::with_threads(1, || World::build(&w).water_digest());
     assert_eq!(built_on_one, world.water_digest());
 }
 

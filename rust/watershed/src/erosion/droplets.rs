@@ -299,8 +299,7 @@ mod tests {
     fn same_bytes_with_one_or_two_threads() {
         let grid = Grid { width: 64, height: 64, cell_m: 1.0 };
         let run_with = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-            pool.install(|| {
+            crate::testkit::with_threads(threads, || {
                 let mut z = hill(&grid);
                 erode_droplets(&grid, &mut z, &Droplets::default(), 20_000, 7, 0, &mut |_, _, _| {});
                 z

@@ -265,8 +265,7 @@ mod tests {
     fn same_bytes_with_one_or_two_threads() {
         let grid = Grid { width: 40, height: 24, cell_m: 1.0 };
         let run_with = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-            pool.install(|| {
+            crate::testkit::with_threads(threads, || {
                 let mut z = valley(&grid);
                 let model = WaterSediment { wrap: true, ..WaterSediment::default() };
                 erode_water_sediment(&grid, &mut z, &model, 30, 0, &mut |_, _, _| {});
