@@ -87,7 +87,7 @@ impl FibonacciLattice {
     pub fn nearest_node(&self, dir: DVec3) -> NodeId {
         let p = sphere::unit(dir);
         let n = self.positions.len();
-        let mut best = inverse_fibonacci(p, n).min(n - 1);
+        let mut best = inverse_fibonacci(&self.positions, p).min(n - 1);
         let mut best_d = self.positions[best].distance_squared(p);
         loop {
             let mut moved = false;
@@ -247,7 +247,8 @@ fn symmetric_csr(picks: &[[u32; PICKS]]) -> (Vec<u32>, Vec<u32>) {
 
 /// A node near `p` by inverting the spherical Fibonacci mapping (Keinert et al. 2015),
 /// in this crate's axes (+Y north, longitude from +Z towards +X).
-fn inverse_fibonacci(p: DVec3, n: usize) -> usize {
+fn inverse_fibonacci(positions: &[DVec3], p: DVec3) -> usize {
+    let n = positions.len();
     let nf = n as f64;
     let tau = std::f64::consts::TAU;
     let cos_theta = p.y.clamp(-1.0, 1.0);
@@ -279,7 +280,8 @@ fn inverse_fibonacci(p: DVec3, n: usize) -> usize {
         let z = b10 * u + b11 * v + (1.0 - 1.0 / nf);
         let z = z.clamp(-1.0, 1.0) * 2.0 - z;
         let i = (nf * 0.5 - z * nf * 0.5).floor().clamp(0.0, nf - 1.0) as usize;
-        let d = sphere::fibonacci(i, n).distance_squared(p);
+        // positions[i] is sphere::fibonacci(i, n), already computed.
+        let d = positions[i].distance_squared(p);
         if d < best.0 {
             best = (d, i);
         }
