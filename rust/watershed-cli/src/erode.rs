@@ -32,6 +32,20 @@ pub struct Run {
     pub every: Option<usize>,
     /// Seed of the droplets.
     pub seed: u64,
+    /// The stream-power constants (a planet also keeps its lakes deeper than its
+    /// `lake_min_depth_m`).
+    pub stream_power: StreamPower,
+}
+
+/// Stream-power constants: the defaults with any of `k`, `m` and `diffusion` replaced.
+pub fn stream_power(k: Option<f64>, m: Option<f64>, diffusion: Option<f64>) -> StreamPower {
+    let d = StreamPower::default();
+    StreamPower {
+        k: k.unwrap_or(d.k),
+        m: m.unwrap_or(d.m),
+        diffusion_m2_per_yr: diffusion.unwrap_or(d.diffusion_m2_per_yr),
+        ..d
+    }
 }
 
 /// Longest side of a frame, pixels.
@@ -102,7 +116,7 @@ pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Pat
             let report = erode_stream_power(
                 &grid,
                 &mut heights,
-                &StreamPower::default(),
+                &run.stream_power,
                 &outlets,
                 steps,
                 &mut |s, z, w| {
@@ -185,7 +199,7 @@ pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), Stri
     let report = erode_stream_power(
         &lattice,
         &mut heights,
-        &StreamPower::default(),
+        &StreamPower { lake_min_depth_m: settings.lake_min_depth_m, ..run.stream_power },
         &outlets,
         steps,
         &mut |s, z, _| {

@@ -139,6 +139,15 @@ enum Command {
         /// Seed of the droplets.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Stream power: erodibility K per year, 1e-9..=1 [default: 2e-5].
+        #[arg(long, value_parser = erodibility)]
+        k: Option<f64>,
+        /// Stream power: catchment exponent m, 0.1..=1 [default: 0.5].
+        #[arg(long, value_parser = area_exponent)]
+        m: Option<f64>,
+        /// Stream power: hillslope diffusivity, m²/yr, 0..=100 [default: 0.01].
+        #[arg(long, value_parser = diffusivity)]
+        diffusion: Option<f64>,
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
@@ -235,7 +244,21 @@ fn main() -> ExitCode {
             memory.load(&pick).and_then(|w| generate::section(&w, reach, &out))
         }
         Command::Export { pick, out } => memory.load(&pick).and_then(|w| export::sphere(&w, &out)),
-        Command::Erode { dem, world, file, cell_m, sea_level, model, steps, every, seed, out } => {
+        Command::Erode {
+            dem,
+            world,
+            file,
+            cell_m,
+            sea_level,
+            model,
+            steps,
+            every,
+            seed,
+            k,
+            m,
+            diffusion,
+            out,
+        } => {
             let limit = if model == erode::Model::Droplets { 100_000_000 } else { 100_000 };
             match steps {
                 Some(s) if s > limit => Err(format!("--steps: at most {limit} for {model:?}, got {s}")),
@@ -245,6 +268,7 @@ fn main() -> ExitCode {
                         steps: steps.map(|s| s as usize),
                         every: every.map(|e| e as usize),
                         seed,
+                        stream_power: erode::stream_power(k, m, diffusion),
                     };
                     match (dem, world) {
                         (Some(dem), _) => erode::dem(&dem, cell_m, sea_level, &run, &out),
@@ -287,6 +311,31 @@ fn sea_level(text: &str) -> Result<f64, String> {
 /// `--lake-min-depth`: from no depth to ten kilometres.
 fn lake_min_depth(text: &str) -> Result<f64, String> {
     metres_within(text, 0.0, 1e4)
+}
+
+/// `--k`: an erodibility from 1e-9 to 1 per year.
+fn erodibility(text: &str) -> Result<f64, String> {
+    number_within(text, 1e-9, 1.0)
+}
+
+/// `--m`: a catchment exponent from 0.1 to 1.
+fn area_exponent(text: &str) -> Result<f64, String> {
+    number_within(text, 0.1, 1.0)
+}
+
+/// `--diffusion`: a diffusivity from 0 to 100 m²/yr.
+fn diffusivity(text: &str) -> Result<f64, String> {
+    number_within(text, 0.0, 100.0)
+}
+
+/// A finite number within `lo..=hi`; the error states the range and the value.
+fn number_within(text: &str, lo: f64, hi: f64) -> Result<f64, String> {
+    let x: f64 = text.trim().parse().map_err(|_| format!("expected a number, got '{text}'"))?;
+    if x.is_finite() && (lo..=hi).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("must be within {lo}..={hi}, got {}", text.trim()))
+    }
 }
 
 /// A finite number of metres within `lo..=hi`; the error states the range and the value.

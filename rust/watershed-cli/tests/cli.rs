@@ -180,9 +180,19 @@ fn erode_refuses_what_it_cannot_do() {
     let dir = scratch("erode-bad");
     let tiny = dir.join("tiny.npy");
     write_dem(&tiny, &[2, 2], &[1.0, 2.0, 3.0, 4.0]);
-    let cases: [(&[&str], &str); 3] = [
-        (&["erode", "--dem", tiny.to_str().expect("utf-8")], "at least 3 x 3"),
-        (&["erode", "--world", "pebble", "--model", "droplets"], "a planet erodes with --model stream-power"),
+    // Exit 2 for a flag clap refuses, 1 for what erode itself refuses.
+    let cases: [(&[&str], i32, &str); 4] = [
+        (
+            &["erode", "--dem", tiny.to_str().expect("utf-8"), "--k", "5"],
+            2,
+            "must be within 0.000000001..=1, got 5",
+        ),
+        (&["erode", "--dem", tiny.to_str().expect("utf-8")], 1, "at least 3 x 3"),
+        (
+            &["erode", "--world", "pebble", "--model", "droplets"],
+            1,
+            "a planet erodes with --model stream-power",
+        ),
         (
             &[
                 "erode",
@@ -193,15 +203,16 @@ fn erode_refuses_what_it_cannot_do() {
                 "--steps",
                 "200000",
             ],
+            1,
             "at most 100000",
         ),
     ];
-    for (args, expected) in cases {
+    for (args, code, expected) in cases {
         let mut all = args.to_vec();
         let out_dir = dir.join("out");
         all.extend(["--out", out_dir.to_str().expect("utf-8")]);
         let out = watershed(&all);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(code), "{args:?}");
         let err = text(&out.stderr);
         assert!(err.contains(expected), "{args:?}: {err}");
         assert!(!out_dir.exists(), "{args:?}: wrote into the output folder");

@@ -21,12 +21,22 @@ pub struct StreamPower {
     pub diffusion_m2_per_yr: f64,
     /// Length of one step, years.
     pub dt_yr: f64,
+    /// Depressions deeper than this (metres) stay lakes; shallower ones fill with sediment
+    /// to their spill level. Infinite: every pit fills.
+    pub lake_min_depth_m: f64,
 }
 
 impl Default for StreamPower {
     /// Constants that cut valleys into a few hundred metres of relief within a hundred steps.
     fn default() -> Self {
-        StreamPower { k: 2.0e-5, m: 0.5, uplift_m_per_yr: 0.0, diffusion_m2_per_yr: 0.01, dt_yr: 10_000.0 }
+        StreamPower {
+            k: 2.0e-5,
+            m: 0.5,
+            uplift_m_per_yr: 0.0,
+            diffusion_m2_per_yr: 0.01,
+            dt_yr: 10_000.0,
+            lake_min_depth_m: f64::INFINITY,
+        }
     }
 }
 
@@ -67,7 +77,10 @@ fn stream_power_step<T: Topology>(
         let r = r.index();
         let lifted = heights[i] + model.uplift_m_per_yr * dt;
         if routing.filled_m[i] > heights[i] {
-            // A lake: it fills with sediment up to its spill level, never above the
+            if routing.filled_m[i] - heights[i] > model.lake_min_depth_m {
+                continue; // deep enough to stay a lake
+            }
+            // A shallow pit: it fills with sediment up to its spill level, never above the
             // receiver's new height, so the flood sees a flat, not a pit.
             heights[i] = lifted.max(routing.filled_m[i].min(heights[r]));
             continue;
@@ -136,8 +149,7 @@ mod tests {
         for (c, h) in [0.0, 1.0, 2.0, 3.0, 4.0].iter().enumerate() {
             z[5 + c] = *h;
         }
-        let model =
-            StreamPower { k: 1e-3, m: 0.5, uplift_m_per_yr: 0.0, diffusion_m2_per_yr: 0.0, dt_yr: 10.0 };
+        let model = StreamPower { k: 1e-3, diffusion_m2_per_yr: 0.0, dt_yr: 10.0, ..StreamPower::default() };
         let routing = route(&grid, &z, &edge_outlets());
         let area = routing.catchment_m2[6];
         let mut eroded = z.clone();
@@ -159,6 +171,20 @@ mod tests {
         assert_eq!(z[12], 5.0, "filled to the rim");
         let routing = route(&grid, &z, &edge_outlets());
         assert!(routing.filled_m.iter().zip(&z).all(|(f, h)| f <= h), "no node under its fill");
+    }
+
+    /// A pit deeper than `lake_min_depth_m` stays a lake; a shallower one fills.
+    #[test]
+    fn deep_pits_stay_lakes_shallow_ones_fill() {
+        let grid = Grid { width: 5, height: 5, cell_m: 1.0 };
+        let model =
+            StreamPower { k: 0.0, diffusion_m2_per_yr: 0.0, lake_min_depth_m: 2.0, ..StreamPower::default() };
+        for (floor, expected) in [(1.0, 1.0), (4.0, 5.0)] {
+            let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
+            z[12] = floor;
+            stream_power_step(&grid, &mut z, &model, &edge_outlets());
+            assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
+        }
     }
 
     #[test]
