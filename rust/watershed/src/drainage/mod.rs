@@ -196,20 +196,19 @@ impl Drainage {
 }
 
 /// Heap entry ordered by level, then by node index: ties are broken the same way everywhere.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Entry(f64, u32);
+/// The level is held as its [`f64::total_cmp`] order in an integer (see [`level_key`]), so
+/// the heap compares plain integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry(u64, u32);
 
-impl Eq for Entry {}
-
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.total_cmp(&other.0).then(self.1.cmp(&other.1))
+/// An unsigned integer that sorts like `x` under [`f64::total_cmp`].
+#[inline]
+fn level_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }
 
@@ -250,7 +249,7 @@ fn flood<T: Topology>(
     let mut heap = BinaryHeap::new();
     for i in 0..n {
         if closed[i] && topo.neighbors(i).any(|j| !closed[j]) {
-            heap.push(Reverse(Entry(heights[i], i as u32)));
+            heap.push(Reverse(Entry(level_key(heights[i]), i as u32)));
         }
     }
     let mut pit = VecDeque::new();
@@ -275,7 +274,7 @@ fn flood<T: Topology>(
                 routing[j] = routing[c].next_up();
                 pit.push_back(j);
             } else {
-                heap.push(Reverse(Entry(routing[j], j as u32)));
+                heap.push(Reverse(Entry(level_key(routing[j]), j as u32)));
             }
         }
     }
@@ -620,4 +619,33 @@ fn strahler(order: &[usize], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8>
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::level_key;
+
+    #[test]
+    fn level_keys_sort_like_total_cmp() {
+        let values = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -2.5,
+            -1.0,
+            -f64::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            5e-324,
+            1e-300,
+            1.0,
+            2.5,
+            1e300,
+            f64::INFINITY,
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(level_key(a).cmp(&level_key(b)), a.total_cmp(&b), "{a} vs {b}");
+            }
+        }
+    }
 }
