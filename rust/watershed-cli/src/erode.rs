@@ -6,9 +6,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 use std::time::Instant;
 use watershed::{
-    drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, read_array2, render_relief, route,
-    solve, write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice, Grid,
-    GridOptions, Image, PlanetHeight, SeaState, StreamPower, Topology, WaterSediment, WorldSettings,
+    drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, render_relief, route, solve,
+    write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice, Grid, GridOptions,
+    Image, PlanetHeight, SeaState, StreamPower, Topology, WaterSediment, WorldSettings,
 };
 
 /// Which erosion model runs.
@@ -84,11 +84,19 @@ impl Film {
     }
 }
 
-/// Erodes the heightmap at `dem` (cells of `cell_m`; the sea below `sea_level` and the map
-/// edge are outlets) and writes the run into `out`.
-pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Path) -> Result<(), String> {
+/// Erodes the heightmap at `dem` (any format of [`crate::dem`]; `height_range` for 16-bit
+/// ones; cells of `cell_m`; the sea below `sea_level` and the map edge are outlets) and
+/// writes the run into `out`.
+pub fn dem(
+    dem: &Path,
+    height_range: Option<(f64, f64)>,
+    cell_m: f64,
+    sea_level: Option<f64>,
+    run: &Run,
+    out: &Path,
+) -> Result<(), String> {
     let bytes = crate::read_bounded(dem, 16 << 30, "a heightmap")?;
-    let array = read_array2(&bytes).map_err(|e| format!("{}: {e}", dem.display()))?;
+    let array = crate::dem::read_dem(dem, &bytes, height_range)?;
     if array.rows < 3 || array.cols < 3 {
         return Err(format!(
             "{}: {} x {} cells; erosion needs at least 3 x 3",
@@ -172,6 +180,13 @@ pub fn dem(dem: &Path, cell_m: f64, sea_level: Option<f64>, run: &Run, out: &Pat
     let after = drain_grid(&grid, &heights, &options).stats;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write(out, "heights.npy", &write_npy(&[grid.height, grid.width], &heights))?;
+    // The same heights for heightmap add-ons: 32-bit float EXR (Terrain3D's import) and R16
+    // with the metres of 0 and 65535 beside it.
+    write(out, "heights.exr", &crate::dem::exr_bytes(grid.height, grid.width, &heights)?)?;
+    let (r16, (lo, hi)) = crate::dem::r16_bytes(&heights);
+    write(out, "heights.r16", &r16)?;
+    let range = serde_json::json!({"rows": grid.height, "cols": grid.width, "min_m": lo, "max_m": hi});
+    write(out, "heights.r16.json", range.to_string().as_bytes())?;
     let name = dem.display().to_string();
     finish(out, &name, run, &report, run_ms, &before, &after, &steps)
 }

@@ -1,7 +1,7 @@
 //! `watershed export` and `watershed grid-drain`: solves written as `.npy` arrays.
 
 use std::path::Path;
-use watershed::{drain_grid, read_array2, write_npy, Grid, GridOptions, NpyElement, World, WorldSettings};
+use watershed::{drain_grid, write_npy, Grid, GridOptions, NpyElement, World, WorldSettings};
 
 fn save<T: NpyElement>(dir: &Path, name: &str, shape: &[usize], values: &[T]) -> Result<(), String> {
     let path = dir.join(name);
@@ -38,11 +38,13 @@ const MEMORY_PER_FILE_BYTE: u64 = watershed::GRID_BYTES_PER_CELL / 4;
 /// The largest heightmap file read when the machine's memory is unknown.
 const MAX_DEM_FILE_BYTES: u64 = 16 << 30;
 
-/// Drains the heightmap at `dem` and writes filled, receivers, accum and lake_id into `out`,
+/// Drains the heightmap at `dem` (any format of [`crate::dem`]; `height_range` for 16-bit
+/// ones) and writes filled, receivers, accum and lake_id into `out`,
 /// refusing a heightmap whose drainage would need more than `available_bytes` of memory.
 /// `cell_m` and `options` are checked by the argument parser.
 pub fn grid(
     dem: &Path,
+    height_range: Option<(f64, f64)>,
     cell_m: f64,
     options: &GridOptions,
     out: &Path,
@@ -50,7 +52,7 @@ pub fn grid(
 ) -> Result<(), String> {
     let limit = available_bytes.map_or(MAX_DEM_FILE_BYTES, |a| a / MEMORY_PER_FILE_BYTE);
     let bytes = crate::read_bounded(dem, limit, "a heightmap this machine can drain")?;
-    let array = read_array2(&bytes).map_err(|e| format!("{}: {e}", dem.display()))?;
+    let array = crate::dem::read_dem(dem, &bytes, height_range)?;
     drop(bytes);
     let (rows, cols) = (array.rows, array.cols);
     watershed::check_grid_memory(rows, cols, available_bytes)

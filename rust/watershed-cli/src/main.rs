@@ -6,6 +6,7 @@
 //! heightmap first checks that its estimated memory fits what the machine has available.
 
 mod bench;
+mod dem;
 mod erode;
 mod export;
 mod generate;
@@ -88,11 +89,15 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Drain a heightmap (.npy, 2-D f32 or f64, row-major) with D8 receivers.
+    /// Drain a heightmap (.npy, 16-bit .png, .r16/.raw, .r32 or .exr) with D8 receivers.
     GridDrain {
-        /// The heightmap, metres.
+        /// The heightmap: .npy (f32/f64, metres), .png (16-bit grey), .r16/.raw (16-bit,
+        /// square), .r32 (f32, square) or .exr (first float channel, metres).
         #[arg(long)]
         dem: PathBuf,
+        /// Metres that 0 and 65535 stand for in a 16-bit heightmap: MIN,MAX.
+        #[arg(long, allow_hyphen_values = true, value_parser = height_range)]
+        height_range: Option<(f64, f64)>,
         /// Cell edge length, metres (0.001..=100000).
         #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = cell_m)]
         cell_m: f64,
@@ -112,9 +117,12 @@ enum Command {
     /// Erode a heightmap (--dem) or a planet's lattice (--world) and write the eroded heights,
     /// frames, an animated PNG, scrubber.html and report.json.
     Erode {
-        /// The heightmap (.npy, 2-D f32 or f64, row-major), metres.
+        /// The heightmap: .npy, .png (16-bit), .r16/.raw, .r32 or .exr (as for grid-drain).
         #[arg(long, conflicts_with = "world", required_unless_present = "world")]
         dem: Option<PathBuf>,
+        /// Metres that 0 and 65535 stand for in a 16-bit heightmap: MIN,MAX.
+        #[arg(long, allow_hyphen_values = true, value_parser = height_range)]
+        height_range: Option<(f64, f64)>,
         /// A world of the worlds file (stream power on its lattice).
         #[arg(long)]
         world: Option<String>,
@@ -246,6 +254,7 @@ fn main() -> ExitCode {
         Command::Export { pick, out } => memory.load(&pick).and_then(|w| export::sphere(&w, &out)),
         Command::Erode {
             dem,
+            height_range,
             world,
             file,
             cell_m,
@@ -271,7 +280,7 @@ fn main() -> ExitCode {
                         stream_power: erode::stream_power(k, m, diffusion),
                     };
                     match (dem, world) {
-                        (Some(dem), _) => erode::dem(&dem, cell_m, sea_level, &run, &out),
+                        (Some(dem), _) => erode::dem(&dem, height_range, cell_m, sea_level, &run, &out),
                         (None, Some(name)) => memory
                             .load(&WorldArg { world: name, file })
                             .and_then(|w| erode::world(&w, &run, &out)),
@@ -280,13 +289,13 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::GridDrain { dem, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
+        Command::GridDrain { dem, height_range, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
             let options = watershed::GridOptions {
                 sea_level_m: sea_level,
                 edge_outlets,
                 lake_min_depth_m: lake_min_depth,
             };
-            export::grid(&dem, cell_m, &options, &out, memory.0)
+            export::grid(&dem, height_range, cell_m, &options, &out, memory.0)
         }
     };
     match result {
@@ -311,6 +320,20 @@ fn sea_level(text: &str) -> Result<f64, String> {
 /// `--lake-min-depth`: from no depth to ten kilometres.
 fn lake_min_depth(text: &str) -> Result<f64, String> {
     metres_within(text, 0.0, 1e4)
+}
+
+/// `--height-range MIN,MAX`: two finite heights in metres, MIN below MAX.
+fn height_range(text: &str) -> Result<(f64, f64), String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [lo, hi] = parts.as_slice() else {
+        return Err(format!("expected MIN,MAX in metres, got '{text}'"));
+    };
+    let (lo, hi) = (metres_within(lo, -1e7, 1e7)?, metres_within(hi, -1e7, 1e7)?);
+    if lo < hi {
+        Ok((lo, hi))
+    } else {
+        Err(format!("MIN must be below MAX, got {lo},{hi}"))
+    }
 }
 
 /// `--k`: an erodibility from 1e-9 to 1 per year.

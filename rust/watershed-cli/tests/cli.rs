@@ -218,3 +218,52 @@ fn erode_refuses_what_it_cannot_do() {
         assert!(!out_dir.exists(), "{args:?}: wrote into the output folder");
     }
 }
+
+#[test]
+fn heightmaps_in_every_format_drain_alike() {
+    let dir = scratch("formats");
+    let dem = dir.join("dem.npy");
+    write_dem(&dem, &[48, 48], &ripples());
+    let eroded = dir.join("eroded");
+    let out = watershed(&[
+        "erode",
+        "--dem",
+        dem.to_str().expect("utf-8"),
+        "--steps",
+        "3",
+        "--out",
+        eroded.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let range: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(eroded.join("heights.r16.json")).expect("range"))
+            .expect("json");
+    let range_arg = format!("{},{}", range["min_m"], range["max_m"]);
+    let filled = |file: &str, extra: &[&str]| {
+        let out_dir = dir.join(format!("drain-{file}"));
+        let path = eroded.join(file);
+        let mut args = vec!["grid-drain", "--dem", path.to_str().expect("utf-8"), "--edge-outlets"];
+        args.extend_from_slice(extra);
+        args.extend(["--out", out_dir.to_str().expect("utf-8")]);
+        let out = watershed(&args);
+        assert!(out.status.success(), "{file}: {}", text(&out.stderr));
+        read_array2(&std::fs::read(out_dir.join("filled.npy")).expect("filled")).expect("npy").data
+    };
+    let (npy, exr) = (filled("heights.npy", &[]), filled("heights.exr", &[]));
+    let r16 = filled("heights.r16", &["--height-range", &range_arg]);
+    let step = (range["max_m"].as_f64().expect("max") - range["min_m"].as_f64().expect("min")) / 65535.0;
+    assert!(
+        npy.iter().zip(&exr).all(|(a, b)| (a - b).abs() < 1e-4 * a.abs().max(1.0)),
+        "EXR is f32 of the same"
+    );
+    assert!(npy.iter().zip(&r16).all(|(a, b)| (a - b).abs() <= step), "R16 is within a step");
+    let missing = watershed(&[
+        "grid-drain",
+        "--dem",
+        eroded.join("heights.r16").to_str().expect("utf-8"),
+        "--out",
+        dir.join("x").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("16-bit heights need --height-range"));
+}
