@@ -338,37 +338,37 @@ fn height_range(text: &str) -> Result<(f64, f64), String> {
 
 /// `--k`: an erodibility from 1e-9 to 1 per year.
 fn erodibility(text: &str) -> Result<f64, String> {
-    number_within(text, 1e-9, 1.0)
+    number_within(text, 1e-9, 1.0, "")
 }
 
 /// `--m`: a catchment exponent from 0.1 to 1.
 fn area_exponent(text: &str) -> Result<f64, String> {
-    number_within(text, 0.1, 1.0)
+    number_within(text, 0.1, 1.0, "")
 }
 
 /// `--diffusion`: a diffusivity from 0 to 100 m²/yr.
 fn diffusivity(text: &str) -> Result<f64, String> {
-    number_within(text, 0.0, 100.0)
+    number_within(text, 0.0, 100.0, "")
 }
 
-/// A finite number within `lo..=hi`; the error states the range and the value.
-fn number_within(text: &str, lo: f64, hi: f64) -> Result<f64, String> {
-    let x: f64 = text.trim().parse().map_err(|_| format!("expected a number, got '{text}'"))?;
+/// A finite number within `lo..=hi` of `unit` (`""` for a plain number); the error states
+/// the range and the value.
+fn number_within(text: &str, lo: f64, hi: f64, unit: &str) -> Result<f64, String> {
+    let (of, suffix) = match unit {
+        "" => (String::new(), String::new()),
+        u => (format!(" of {u}"), format!(" {u}")),
+    };
+    let x: f64 = text.trim().parse().map_err(|_| format!("expected a number{of}, got '{text}'"))?;
     if x.is_finite() && (lo..=hi).contains(&x) {
         Ok(x)
     } else {
-        Err(format!("must be within {lo}..={hi}, got {}", text.trim()))
+        Err(format!("must be within {lo}..={hi}{suffix}, got {}", text.trim()))
     }
 }
 
 /// A finite number of metres within `lo..=hi`; the error states the range and the value.
 fn metres_within(text: &str, lo: f64, hi: f64) -> Result<f64, String> {
-    let x: f64 = text.trim().parse().map_err(|_| format!("expected a number of metres, got '{text}'"))?;
-    if x.is_finite() && (lo..=hi).contains(&x) {
-        Ok(x)
-    } else {
-        Err(format!("must be within {lo}..={hi} metres, got {}", text.trim()))
-    }
+    number_within(text, lo, hi, "metres")
 }
 
 /// Memory a solve may use, bytes (`None`: unknown, nothing is refused).

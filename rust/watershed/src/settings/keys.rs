@@ -299,7 +299,8 @@ keys! {
         "slope from which bare rock shows";
 }
 
-fn in_range(x: f64, lo: f64, hi: f64) -> bool {
+/// Whether `x` is finite and within `lo..=hi`.
+pub(super) fn in_range(x: f64, lo: f64, hi: f64) -> bool {
     x.is_finite() && x >= lo && x <= hi
 }
 

@@ -1,7 +1,7 @@
 //! One world object read into [`WorldSettings`] through the key table, and its ranges
 //! checked: every problem becomes one [`ConfigError`] naming the world and the key.
 
-use super::keys::{KeyKind, KeySpec, KeyValue, KEYS};
+use super::keys::{in_range, KeyKind, KeySpec, KeyValue, KEYS};
 use super::{kind, short, ConfigError, ConfigErrors, LatLon, LookFamily, Num, Rgb, WorldSettings};
 use serde_json::{Map, Value};
 
@@ -237,7 +237,6 @@ impl WorldSettings {
     pub fn validate(&self) -> Vec<ConfigError> {
         let mut errors = Vec::new();
         let mut fail = |path: String, message: String| errors.push(ConfigError { path, message });
-        let in_range = |x: f64, lo: f64, hi: f64| x.is_finite() && x >= lo && x <= hi;
         for spec in KEYS {
             let key = spec.name;
             match (spec.kind, spec.value(self)) {
