@@ -82,8 +82,11 @@ pub use drainage::{
     route, solve, solve_cancellable, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet, Routing,
 };
 pub use erosion::droplets::{erode_droplets, Droplets};
-pub use erosion::stream_power::{erode_stream_power, StreamPower};
+pub use erosion::planet::{erode_planet, PlanetErosion, PEAK_UPLIFT_M_PER_YR, START_RELIEF};
+pub use erosion::sediment::{settle, SETTLED_FALL_M};
+pub use erosion::stream_power::{erode_stream_power, StreamPower, Tectonics, STEP_YEARS};
 pub use erosion::water_sediment::{erode_water_sediment, WaterSediment};
+pub use erosion::worked::WorkedGround;
 pub use erosion::{ErosionReport, FrameSink};
 pub use glam::DVec3;
 pub use ground::grid::Grid;

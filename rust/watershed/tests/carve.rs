@@ -8,7 +8,7 @@ use watershed::{
 };
 
 /// Pinned digest of the quick world's carve: bump only on purpose.
-const QUICK_CARVE: &str = "6f69b89eb6f42a1cb045218d8093e222a92ec7613aa65a8b7c42750f743b464a";
+const QUICK_CARVE: &str = "1deea02469c7ba203a474f234b10641ee654eb9d797a6ec1c14e0b92a246a982";
 
 fn check_carve(world: &World) {
     // Every reach is found from its upstream node, and only there.
@@ -42,15 +42,15 @@ fn check_carve(world: &World) {
 
 /// Falls, the tallest (whole metres) and stretches under 0.1 m deep per shipped world.
 const PINNED_COUNTS: &[(&str, usize, i64, usize)] = &[
-    ("home", 429, 77, 0),
+    ("home", 405, 48, 0),
     ("dry_moon", 0, 0, 0),
-    ("ocean_world", 16, 39, 0),
-    ("ashfall", 457, 72, 0),
-    ("redmesa", 440, 122, 0),
-    ("frostline", 389, 142, 0),
-    ("pebble", 46, 26, 0),
+    ("ocean_world", 135, 37, 0),
+    ("ashfall", 497, 44, 0),
+    ("redmesa", 439, 122, 0),
+    ("frostline", 369, 115, 0),
+    ("pebble", 8, 28, 0),
     ("archipelago", 29, 137, 0),
-    ("highlands", 2288, 228, 0),
+    ("highlands", 3671, 326, 0),
 ];
 
 #[test]
@@ -115,9 +115,9 @@ fn carve_is_the_same_with_one_or_two_threads() {
 }
 
 fn river_block(world: &World) -> Block {
+    let mid = world.mill_site().expect("a river");
     let reach =
-        world.carve.reaches.iter().max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2)).expect("rivers");
-    let mid = watershed::unit(reach.start + reach.end);
+        world.carve.reaches.iter().find(|r| watershed::unit(r.start + r.end) == mid).expect("its reach");
     let centre = mid * (world.settings.radius_m + reach.bed_at(reach.length_m / 2.0));
     Block { origin: centre - DVec3::splat(8.0), size: [17, 17, 17], step_m: 1.0 }
 }
@@ -142,6 +142,8 @@ fn block_fill_matches_point_sdf_in_zxy_order() {
     let [sx, sy, sz] = block.size;
     let mut buffer = vec![0f32; sx * sy * sz];
     assert_eq!(world.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
+    // Both divide the height above the ground by the slope's secant, from slopes sampled
+    // 2 m and 0.5 m apart: they agree at the surface and drift apart slowly away from it.
     let mut worst = 0.0f64;
     for (x, y, z) in [(0, 0, 0), (3, 9, 5), (8, 8, 8), (16, 2, 11), (5, 16, 16), (12, 7, 1)] {
         let p = block.origin + DVec3::new(x as f64, y as f64, z as f64) * block.step_m;
@@ -150,9 +152,9 @@ fn block_fill_matches_point_sdf_in_zxy_order() {
         if exact.abs() > 0.5 {
             assert_eq!(v.signum(), exact.signum(), "sign at {x},{y},{z}: {v} vs {exact}");
         }
-        worst = worst.max((v - exact).abs());
+        worst = worst.max((v - exact).abs() / exact.abs().max(1.0));
     }
-    assert!(worst < 0.6, "block fill strays {worst} m from the point SDF");
+    assert!(worst < 0.15, "block fill strays {worst} of the distance (or of 1 m) from the point SDF");
 }
 
 #[test]
@@ -184,6 +186,16 @@ fn every_reach_bakes_small_and_reads_inside_at_its_centre() {
         assert_eq!(v.sample(DVec3::ZERO), f64::INFINITY);
     }
     assert_eq!(world.bake_reach(ReachId(u32::MAX)), Err(VoxelError::NoReach(u32::MAX)));
+}
+
+#[test]
+fn a_viewer_high_above_a_river_streams_it_in() {
+    let world = testkit::built("home");
+    let r = world.settings.radius_m;
+    let reach = &world.carve.reaches[world.carve.reaches.len() / 2];
+    let id = watershed::ReachId((world.carve.reaches.len() / 2) as u32);
+    let high = reach.start * (r + world.settings.relief_m);
+    assert!(watershed::reaches_within(&world.carve.reaches, r, high, 50.0).contains(&id));
 }
 
 #[test]

@@ -417,6 +417,12 @@ fn corner_world(rng: &mut SplitMix64) -> WorldSettings {
     for flag in [&mut w.sea, &mut w.rivers, &mut w.lakes, &mut w.craters, &mut w.mesas, &mut w.erosion] {
         *flag = rng.next_u64() & 1 == 0;
     }
+    w.erosion_steps = corner(rng, 1.0, 500.0).round() as usize;
+    w.erosion_k = corner(rng, 1.0e-8, 1.0e-3);
+    w.erosion_m = corner(rng, 0.3, 0.7);
+    w.erosion_diffusion_m2_yr = corner(rng, 0.0, 10.0);
+    w.erosion_range_m = corner(rng, 10.0, (w.radius_m / 4.0).max(10.0));
+    w.erosion_coastal = corner(rng, 0.0, 1.0);
     w.climate = corner(rng, -1.0, 1.0);
     w.look.snow_line = corner(rng, 0.0, 1.0);
     w.look.cliff_slope_deg = corner(rng, 5.0, 85.0);

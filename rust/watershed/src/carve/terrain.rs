@@ -5,12 +5,18 @@
 use crate::cancel;
 use crate::carve::Carve;
 use crate::drainage::{self, Drainage, DrainageParams, Stopwatch};
+use crate::erosion::worked::WorkedGround;
+use crate::erosion::ErosionReport;
 use crate::ground::height::PlanetHeight;
 use crate::ground::lattice::FibonacciLattice;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
 use glam::DVec3;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Share of a world's build (as `progress` reports it) that the ground takes.
+const GROUND_SHARE: f64 = 0.6;
 
 /// A world's ground, drainage and channels on its Fibonacci lattice: everything but the
 /// water table.
@@ -18,12 +24,16 @@ use std::sync::atomic::AtomicBool;
 pub struct Terrain {
     /// The settings it was built from.
     pub settings: WorldSettings,
-    /// The ground field.
+    /// The ground field (with what erosion and sediment did).
     pub planet: PlanetHeight,
-    /// The lattice (`settings.lattice_nodes` points).
-    pub lattice: FibonacciLattice,
+    /// The lattice (`settings.lattice_nodes` points), shared with the ground field.
+    pub lattice: Arc<FibonacciLattice>,
     /// Ground height at every lattice node, metres.
     pub heights: Vec<f64>,
+    /// What erosion did (`None` when the world does not erode).
+    pub erosion: Option<ErosionReport>,
+    /// Nodes raised by sediment: filled hollows and flats given a fall.
+    pub settled_nodes: usize,
     /// The drainage solve.
     pub drainage: Drainage,
     /// The river channels.
@@ -31,10 +41,11 @@ pub struct Terrain {
 }
 
 impl Terrain {
-    /// Builds the lattice, evaluates the ground at every node, solves the drainage (lakes
-    /// under `storm_crest_m` above the sea are bays) and cuts the channels, reporting each
-    /// stage to `progress` and timing it on `clock`; `None` soon after `cancel` is set (read
-    /// between stages and every 65,536 nodes inside the lattice, height and flood loops).
+    /// Builds the worked ground ([`WorkedGround`]: lattice, heights, erosion when the world
+    /// erodes, sediment), solves the drainage (lakes under `storm_crest_m` above the sea are
+    /// bays) and cuts the channels, reporting each stage to `progress` and timing it on
+    /// `clock`; `None` soon after `cancel` is set (read between stages and erosion steps, and
+    /// every 65,536 nodes inside the lattice, height and flood loops).
     pub(crate) fn build_cancellable(
         settings: &WorldSettings,
         storm_crest_m: f64,
@@ -43,28 +54,34 @@ impl Terrain {
         clock: &mut Stopwatch,
     ) -> Option<Self> {
         let go_on = || (!cancel::requested(cancel)).then_some(());
-        let planet = PlanetHeight::new(settings);
-        let lattice = FibonacciLattice::new_cancellable(settings.lattice_nodes, settings.radius_m, cancel)?;
-        clock.lap("lattice");
-        progress("lattice", 0.15);
-        let mut heights = Vec::with_capacity(lattice.positions().len());
-        for chunk in lattice.positions().chunks(cancel::CHECK_EVERY) {
-            go_on()?;
-            heights.extend(planet.heights(chunk));
-        }
-        clock.lap("heights");
-        progress("heights", 0.45);
         let params = DrainageParams::for_world(settings, storm_crest_m);
-        let drainage = drainage::solve_cancellable(&lattice, &heights, &params, cancel)?;
+        let ground = WorkedGround::build_timed(
+            settings,
+            &params,
+            &|stage, done| progress(stage, GROUND_SHARE * done),
+            cancel,
+            clock,
+        )?;
+        let WorkedGround { planet, lattice, heights, erosion, settled_nodes } = ground;
+        let drainage = drainage::solve_cancellable(&*lattice, &heights, &params, cancel)?;
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
-        progress("drainage", 0.6);
+        progress("drainage", 0.7);
         go_on()?;
         let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
         clock.lap("carve");
-        progress("carve", 0.8);
+        progress("carve", 0.85);
         go_on()?;
-        Some(Terrain { settings: settings.clone(), planet, lattice, heights, drainage, carve })
+        Some(Terrain {
+            settings: settings.clone(),
+            planet,
+            lattice,
+            heights,
+            erosion,
+            settled_nodes,
+            drainage,
+            carve,
+        })
     }
 
     /// The carved ground in direction `dir`: the natural ground with every channel and

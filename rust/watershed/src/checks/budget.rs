@@ -12,8 +12,10 @@
 //! 0.93, 0.19, 0.044 and 0.0095). The total bed length then stays put as the lattice is
 //! refined, as the measured rivers do, so the estimate grows with `lattice_nodes`.
 //!
-//! Times are for a release build on two cores (the reference machine): 1.6 µs a node,
-//! 0.4 µs a bed piece; a debug build is several times slower.
+//! Times are for a release build on two cores (the reference machine): 1.0 µs a node,
+//! 0.35 µs a bed piece and, when the world erodes, 0.5 µs a node per erosion step (measured
+//! 0.15 µs at 90,000 nodes and 0.48 µs at 1.6 million); a debug build is several times
+//! slower. Erosion's arrays are gone before the drainage's peak, which stays the peak.
 
 use crate::carve::{BED_STEP_M, MIN_BED_PIECES};
 use crate::ground::height::PlanetHeight;
@@ -33,6 +35,8 @@ const BYTES_PER_REACH: u64 = 256;
 pub const GRID_BYTES_PER_CELL: u64 = 100;
 /// Seconds a node costs on the reference machine (release, two cores).
 const SECONDS_PER_NODE: f64 = 1.0e-6;
+/// Seconds a node costs per erosion step on the reference machine (release, two cores).
+const SECONDS_PER_NODE_STEP: f64 = 0.5e-6;
 /// Seconds a bed piece costs on the reference machine (release, two cores).
 const SECONDS_PER_BED_PIECE: f64 = 0.35e-6;
 /// Share of land nodes carrying a river where the threshold is one node's area (`k` = 1).
@@ -79,6 +83,7 @@ pub fn estimate_solve(settings: &WorldSettings) -> SolveEstimate {
     } else {
         0.0
     };
+    let erosion_steps = if settings.erosion { settings.erosion_steps as f64 } else { 0.0 };
     let per_reach = (REACH_SPACINGS * spacing_m / BED_STEP_M).ceil().max(MIN_BED_PIECES as f64);
     let pieces = reaches * per_reach;
     let bytes = nf * SOLVE_BYTES_PER_NODE as f64
@@ -89,7 +94,9 @@ pub fn estimate_solve(settings: &WorldSettings) -> SolveEstimate {
         reaches: reaches as u64,
         bed_pieces: pieces as u64,
         bytes: bytes as u64,
-        seconds: nf * SECONDS_PER_NODE + pieces * SECONDS_PER_BED_PIECE,
+        seconds: nf * SECONDS_PER_NODE
+            + pieces * SECONDS_PER_BED_PIECE
+            + nf * erosion_steps * SECONDS_PER_NODE_STEP,
     }
 }
 

@@ -152,14 +152,12 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
     out
 }
 
-/// The mill on the largest river: the rule's rate, and twice the flow turns it twice as fast.
+/// The mill at [`World::mill_site`]: the rule's rate, and twice the flow turns it twice as fast.
 fn mill_probe(world: &World) -> ProbeLine {
     let name = format!("{}/mill", world.settings.name);
-    let Some(reach) = world.carve.reaches.iter().max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2))
-    else {
+    let Some(site) = world.mill_site() else {
         return ProbeLine { name, value: String::new(), verdict: Verdict::Skip("no rivers".into()) };
     };
-    let site = sphere::unit(reach.start + reach.end);
     let (radius_m, dip_m) = (1.5, 0.35);
     let (Some(flow), Some(omega)) = (world.reach_flow_at(site), world.mill_rate_rad_s(site, radius_m, dip_m))
     else {

@@ -227,6 +227,33 @@ fn flood<T: Topology>(
     params: &DrainageParams,
     cancel: &AtomicBool,
 ) -> Option<Flood> {
+    flood_ramped(topo, heights, params, 0.0, cancel)
+}
+
+/// Every node raised to at least `ramp_m` (metres; 0: one ulp) above the neighbour it drains
+/// to, where it is not already higher: the priority flood's routing surface with a ramp a
+/// walker can stand on. Sea and edge outlets keep their height.
+pub(crate) fn ramped_surface<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    ramp_m: f64,
+) -> Vec<f64> {
+    match flood_ramped(topo, heights, params, ramp_m, &AtomicBool::new(false)) {
+        Some(flood) => flood.routing,
+        None => unreachable!("nothing sets the flag"),
+    }
+}
+
+/// [`flood`] with the ramp across flats and pits `ramp_m` metres per node (0: one ulp).
+fn flood_ramped<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    ramp_m: f64,
+    cancel: &AtomicBool,
+) -> Option<Flood> {
+    let above = |level: f64| (level + ramp_m).max(level.next_up());
     let n = topo.len();
     let mut outlet: Vec<Option<Outlet>> = (0..n)
         .map(|i| {
@@ -271,7 +298,7 @@ fn flood<T: Topology>(
             closed[j] = true;
             filled[j] = heights[j].max(filled[c]);
             if heights[j] <= routing[c] {
-                routing[j] = routing[c].next_up();
+                routing[j] = above(routing[c]);
                 pit.push_back(j);
             } else {
                 heap.push(Reverse(Entry(level_key(routing[j]), j as u32)));

@@ -3,8 +3,11 @@
 //! grid model. Every model is deterministic: the same bytes with any thread count.
 
 pub mod droplets;
+pub mod planet;
+pub mod sediment;
 pub mod stream_power;
 pub mod water_sediment;
+pub mod worked;
 
 use crate::ground::topology::Topology;
 

@@ -8,6 +8,9 @@ use crate::drainage::{route, DrainageParams, Outlet};
 use crate::ground::topology::Topology;
 use rayon::prelude::*;
 
+/// Years one erosion step of a world stands for (`erosion_steps` counts these).
+pub const STEP_YEARS: f64 = 10_000.0;
+
 /// The model's constants. Time is in years, lengths in metres.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StreamPower {
@@ -34,15 +37,33 @@ impl Default for StreamPower {
             m: 0.5,
             uplift_m_per_yr: 0.0,
             diffusion_m2_per_yr: 0.01,
-            dt_yr: 10_000.0,
+            dt_yr: STEP_YEARS,
             lake_min_depth_m: f64::INFINITY,
         }
     }
 }
 
+/// Where the rock rises during a run, what stays put and how low the ground may go.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tectonics {
+    /// Share of the model's uplift rate each node gets, 0..=1 (one per node).
+    pub uplift_share: Vec<f64>,
+    /// Nodes that keep their height (one per node): a basin shaped on purpose.
+    pub held: Vec<bool>,
+    /// No eroding node goes below this, metres: the sea level, so land stays land.
+    pub floor_m: f64,
+}
+
+impl Tectonics {
+    /// The same uplift everywhere, nothing held, no floor: `n` nodes.
+    pub fn uniform(n: usize) -> Self {
+        Tectonics { uplift_share: vec![1.0; n], held: vec![false; n], floor_m: f64::NEG_INFINITY }
+    }
+}
+
 /// Runs `steps` steps of stream-power erosion on `heights` (metres, one per node of
-/// `topo`), calling `frame` after each. Outlet nodes (sea, map edge, the
-/// terminal sink of `outlets`) hold their height: they are the base level.
+/// `topo`) with the same uplift everywhere, calling `frame` after each. Outlet nodes (sea,
+/// map edge, the terminal sink of `outlets`) hold their height: they are the base level.
 ///
 /// # Panics
 /// If `heights.len() != topo.len()`.
@@ -55,42 +76,56 @@ pub fn erode_stream_power<T: Topology>(
     frame: FrameSink,
 ) -> ErosionReport {
     let before = heights.to_vec();
+    let tectonics = Tectonics::uniform(topo.len());
     for step in 0..steps {
-        stream_power_step(topo, heights, model, outlets);
+        stream_power_step(topo, heights, model, outlets, &tectonics);
         frame(step + 1, heights, &[]);
     }
     ErosionReport::between(topo, &before, heights, steps)
 }
 
-/// One step: route, incise in receiver order (outlets first), fill what became a pit,
-/// then diffuse.
-fn stream_power_step<T: Topology>(
+/// One step: route, uplift and incise in receiver order (outlets first), fill what became
+/// a shallow pit, then diffuse. Held nodes and outlets keep their height.
+pub(crate) fn stream_power_step<T: Topology>(
     topo: &T,
     heights: &mut [f64],
     model: &StreamPower,
     outlets: &DrainageParams,
+    tectonics: &Tectonics,
 ) {
     let routing = route(topo, heights, outlets);
     let dt = model.dt_yr;
     for &i in routing.order.iter().rev() {
         let Outlet::Flows(r) = routing.receivers[i] else { continue };
+        if tectonics.held[i] {
+            continue;
+        }
         let r = r.index();
-        let lifted = heights[i] + model.uplift_m_per_yr * dt;
+        let lifted = heights[i] + tectonics.uplift_share[i] * model.uplift_m_per_yr * dt;
         if routing.filled_m[i] > heights[i] {
-            if routing.filled_m[i] - heights[i] > model.lake_min_depth_m {
-                continue; // deep enough to stay a lake
-            }
-            // A shallow pit: it fills with sediment up to its spill level, never above the
-            // receiver's new height, so the flood sees a flat, not a pit.
-            heights[i] = lifted.max(routing.filled_m[i].min(heights[r]));
+            heights[i] = if routing.filled_m[i] - heights[i] > model.lake_min_depth_m {
+                lifted // deep enough to stay a lake: only the rock moves
+            } else {
+                // A shallow pit: it fills with sediment up to its spill level, never above
+                // the receiver's new height, so the flood sees a flat, not a pit.
+                lifted.max(routing.filled_m[i].min(heights[r]))
+            };
             continue;
         }
         let f = model.k * dt * routing.catchment_m2[i].powf(model.m) / topo.distance_m(i, r);
-        heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]);
+        heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]).max(tectonics.floor_m);
     }
     if model.diffusion_m2_per_yr > 0.0 {
-        let fixed: Vec<bool> = routing.receivers.iter().map(|o| o.receiver().is_none()).collect();
+        let fixed: Vec<bool> = routing
+            .receivers
+            .iter()
+            .zip(&tectonics.held)
+            .map(|(o, &held)| held || o.receiver().is_none())
+            .collect();
         diffuse(topo, heights, &fixed, model.diffusion_m2_per_yr * dt);
+        for (h, _) in heights.iter_mut().zip(&fixed).filter(|(_, &fixed)| !fixed) {
+            *h = h.max(tectonics.floor_m);
+        }
     }
 }
 
@@ -153,7 +188,7 @@ mod tests {
         let routing = route(&grid, &z, &edge_outlets());
         let area = routing.catchment_m2[6];
         let mut eroded = z.clone();
-        stream_power_step(&grid, &mut eroded, &model, &edge_outlets());
+        stream_power_step(&grid, &mut eroded, &model, &edge_outlets(), &Tectonics::uniform(15));
         let f = 1e-3 * 10.0 * area.sqrt() / 10.0;
         let expected = (1.0 + f * 0.0) / (1.0 + f);
         assert!((eroded[6] - expected).abs() < 1e-12, "{} vs {expected}", eroded[6]);
@@ -167,7 +202,7 @@ mod tests {
         let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
         z[12] = 1.0; // the pit in the middle, under its 5 m rim
         let model = StreamPower { k: 0.0, diffusion_m2_per_yr: 0.0, ..StreamPower::default() };
-        stream_power_step(&grid, &mut z, &model, &edge_outlets());
+        stream_power_step(&grid, &mut z, &model, &edge_outlets(), &Tectonics::uniform(25));
         assert_eq!(z[12], 5.0, "filled to the rim");
         let routing = route(&grid, &z, &edge_outlets());
         assert!(routing.filled_m.iter().zip(&z).all(|(f, h)| f <= h), "no node under its fill");
@@ -182,7 +217,7 @@ mod tests {
         for (floor, expected) in [(1.0, 1.0), (4.0, 5.0)] {
             let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
             z[12] = floor;
-            stream_power_step(&grid, &mut z, &model, &edge_outlets());
+            stream_power_step(&grid, &mut z, &model, &edge_outlets(), &Tectonics::uniform(25));
             assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
         }
     }

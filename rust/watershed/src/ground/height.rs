@@ -2,11 +2,13 @@
 //!
 //! A small graph of fields, all evaluated in f64 and pure per point:
 //! a slow continental field decides where high ground may exist; a ridge field of cubed
-//! `(1 - |n|)` octaves stands creases up as spines (valley floors smoothed when erosion is on);
+//! `(1 - |n|)` octaves stands creases up as spines;
 //! a mesa mask terraces ridges into plateaus with cliff bands; craters are cut in; a basin is
 //! shaped at the world's lake location. The sum is saturated smoothly into `±relief_m`.
+//! When the world erodes, what erosion did on the lattice ([`ErodedField`]) is added last.
 //! The sea is not part of this field: it is a sphere at `sea_level_m`.
 
+use crate::ground::eroded::ErodedField;
 use crate::ground::perlin::Perlin;
 use crate::math::geometry::smoothstep;
 use crate::math::rng::SplitMix64;
@@ -163,6 +165,11 @@ impl LakeBasin {
         }
     }
 
+    /// Whether `p` is within the bowl or on the rim's crest band.
+    fn contains(&self, p: DVec3) -> bool {
+        (p - self.centre).length_squared() < (LAKE_RIM_OUTER * self.chord).powi(2)
+    }
+
     /// The pre-saturation height at `p`, given the field's own value there.
     #[inline]
     fn shape(&self, p: DVec3, natural_pre: f64) -> f64 {
@@ -201,7 +208,7 @@ fn to_pre(height: f64, relief: f64) -> f64 {
 pub struct PlanetHeight {
     radius_m: f64,
     relief_m: f64,
-    erosion: bool,
+    eroded: Option<ErodedField>,
     continental: Vec<Octave>,
     ridge: Vec<Octave>,
     mesa: Option<Octave>,
@@ -222,7 +229,7 @@ impl PlanetHeight {
         let mut planet = PlanetHeight {
             radius_m: settings.radius_m,
             relief_m: settings.relief_m,
-            erosion: settings.erosion,
+            eroded: None,
             continental,
             ridge,
             mesa: settings.mesas.then_some(mesa_octave),
@@ -260,12 +267,44 @@ impl PlanetHeight {
     /// [`PlanetHeight::height`] for a direction already of unit length.
     #[inline]
     pub fn height_unit(&self, p: DVec3) -> f64 {
+        let natural = self.natural_unit(p);
+        match &self.eroded {
+            // The worked nodes stay within the natural range; the clamp holds the
+            // invariant between nodes too.
+            Some(field) => {
+                let limit = self.relief_m * (1.0 - 1e-12);
+                (field.natural_share() * natural + field.at(p)).clamp(-limit, limit)
+            }
+            None => natural,
+        }
+    }
+
+    /// The ground before erosion and sediment at unit direction `p`, metres above the datum.
+    #[inline]
+    pub fn natural_unit(&self, p: DVec3) -> f64 {
         let natural = self.pre_height(p);
         let pre = match &self.lake {
             Some(lake) => lake.shape(p, natural),
             None => natural,
         };
         saturate(pre, self.relief_m)
+    }
+
+    /// This ground with `field` (what erosion and sediment did on a lattice) added.
+    pub fn with_erosion(mut self, field: ErodedField) -> Self {
+        self.eroded = Some(field);
+        self
+    }
+
+    /// What erosion and sediment did to this ground, if anything.
+    pub fn eroded(&self) -> Option<&ErodedField> {
+        self.eroded.as_ref()
+    }
+
+    /// Whether unit direction `p` lies in the basin shaped for the world's lake (its bowl and
+    /// rim): ground that erosion leaves as it is.
+    pub fn in_lake_basin(&self, p: DVec3) -> bool {
+        self.lake.as_ref().is_some_and(|lake| lake.contains(p))
     }
 
     /// The point on the ground in direction `dir`, in metres from the planet's centre.
@@ -310,22 +349,16 @@ impl PlanetHeight {
         pre
     }
 
-    /// The ridge field in 0..=1: cubed `(1 - |n|)` octaves; with erosion, each octave is
-    /// weighted by the one above so valley floors stay smooth while crests stay rough.
+    /// The ridge field in 0..=1: cubed `(1 - |n|)` octaves.
     #[inline]
     fn ridge(&self, p: DVec3) -> f64 {
         let mut sum = 0.0;
         let mut norm = 0.0;
         let mut amp = 1.0;
-        let mut weight = 1.0;
         for o in &self.ridge {
             // Stretched so creases are narrow and most ground lies between them.
             let s = 1.0 - (1.6 * o.at(p).abs()).min(1.0);
-            let mut s = s * s * s;
-            if self.erosion {
-                s *= weight;
-                weight = (s * 2.5).clamp(0.0, 1.0);
-            }
+            let s = s * s * s;
             sum += amp * s;
             norm += amp;
             amp *= 0.5;

@@ -2,6 +2,7 @@
 //! lattice on the sphere, a grid for heightmaps), both a [`topology::Topology`] to the
 //! drainage.
 
+pub mod eroded;
 pub mod grid;
 pub mod height;
 pub mod lattice;

@@ -84,13 +84,16 @@ impl ChunkKey {
 
 /// The chunks to draw around a viewer at `viewer` (metres from the planet's centre): each
 /// chunk is split while the viewer is closer than `split_factor` chunk widths to its centre,
-/// down to `max_level`. Ascending; a pure function of its inputs.
+/// down to `max_level`. The centre is taken at the viewer's own distance from the planet's
+/// centre (at least `radius_m`), so a viewer standing on high ground gets the detail of one
+/// standing at the datum. Ascending; a pure function of its inputs.
 pub fn select_chunks(radius_m: f64, viewer: DVec3, split_factor: f64, max_level: u8) -> Vec<ChunkKey> {
     let mut out = Vec::new();
     let mut stack: Vec<ChunkKey> = (0..6).map(|face| ChunkKey { face, level: 0, x: 0, y: 0 }).collect();
+    let lifted = viewer.length().max(radius_m);
     while let Some(chunk) = stack.pop() {
         let width = radius_m * std::f64::consts::FRAC_PI_2 / f64::from(1u32 << chunk.level);
-        let distance = (chunk.centre() * radius_m).distance(viewer);
+        let distance = (chunk.centre() * lifted).distance(viewer);
         if chunk.level < max_level && distance < split_factor * width {
             stack.extend(chunk.children());
         } else {
@@ -265,6 +268,15 @@ mod tests {
         assert_eq!(deepest.level, 6);
         assert!(deepest.centre().dot(sphere::unit(viewer)) > 0.99, "detail where the viewer is");
         assert_eq!(chunks, select_chunks(radius, viewer, 1.5, 6));
+    }
+
+    #[test]
+    fn a_viewer_on_high_ground_gets_the_finest_chunks() {
+        // 500 m above the datum of a 10 km planet: deeper than its finest chunk's width.
+        let radius = 10_000.0;
+        let viewer = sphere::direction(85.0, -20.0) * (radius + 500.0);
+        let chunks = select_chunks(radius, viewer, 1.6, 9);
+        assert_eq!(chunks.iter().map(|c| c.level).max(), Some(9));
     }
 
     #[test]

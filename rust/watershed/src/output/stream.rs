@@ -4,6 +4,7 @@
 
 use crate::carve::{Reach, ReachId};
 use crate::math::geometry::segment_projection;
+use crate::math::sphere;
 use glam::DVec3;
 
 /// The reaches loaded around a viewer.
@@ -46,7 +47,8 @@ impl ReachStreamer {
 }
 
 /// Every one of `reaches` (on a planet of `planet_radius_m`) whose centre line passes within
-/// `radius_m` of `viewer` (metres from the planet's centre), ascending.
+/// `radius_m` of the point under `viewer` (metres from the planet's centre) on the datum
+/// sphere, ascending.
 pub fn reaches_within(reaches: &[Reach], planet_radius_m: f64, viewer: DVec3, radius_m: f64) -> Vec<ReachId> {
     reaches
         .iter()
@@ -56,7 +58,8 @@ pub fn reaches_within(reaches: &[Reach], planet_radius_m: f64, viewer: DVec3, ra
         .collect()
 }
 
-/// Distance from `p` to the reach's centre line on the datum sphere, metres.
+/// Distance along the datum sphere from the point under `p` to the reach's centre line,
+/// metres: a viewer high on a mountain is as near a river as one at the datum below it.
 fn distance_to(reach: &Reach, p: DVec3, radius_m: f64) -> f64 {
-    segment_projection(reach.start * radius_m, reach.end * radius_m, p).1
+    segment_projection(reach.start * radius_m, reach.end * radius_m, sphere::unit(p) * radius_m).1
 }

@@ -14,6 +14,8 @@ pub enum KeyGroup {
     Shape,
     /// Switches that turn a whole part of the pipeline on or off.
     Subsystems,
+    /// How the ground erodes when `erosion` is on: steps, stream power, diffusion, uplift.
+    Erosion,
     /// The climate bias.
     Climate,
     /// Colours and look knobs read by the renderer and the shaders.
@@ -27,6 +29,7 @@ impl KeyGroup {
             KeyGroup::Identity => "Identity",
             KeyGroup::Shape => "Shape",
             KeyGroup::Subsystems => "Subsystems",
+            KeyGroup::Erosion => "Erosion",
             KeyGroup::Climate => "Climate",
             KeyGroup::Look => "Look",
         }
@@ -272,7 +275,20 @@ keys! {
     mesas => mesas: Subsystems, Switch(KeyKind::Switch) = true,
         "whether ridges are flattened into plateaus with cliff bands";
     erosion => erosion: Subsystems, Switch(KeyKind::Switch) = true,
-        "whether valley floors are smoothed as if eroded and filled";
+        "whether the ground is made by rock uplift and rivers wearing it down (stream power); the lake's basin is kept";
+    erosion_steps => erosion_steps: Erosion, Count(KeyKind::Count { min: 1, max: 500 }) = 30,
+        "erosion steps of 10,000 years each";
+    erosion_k => erosion_k: Erosion, Number(log_number(1.0e-8, 1.0e-3, 1.0e-8, "1/yr")) = 1.0e-5,
+        "erodibility K of the stream-power law: rivers cut K·A^m·S metres a year (A in m²)";
+    erosion_m => erosion_m: Erosion, Number(number(0.3, 0.7, 0.01, "")) = 0.5,
+        "catchment exponent m of the stream-power law";
+    erosion_diffusion_m2_yr => erosion_diffusion_m2_yr: Erosion, Number(number(0.0, 10.0, 0.001, "m²/yr")) = 0.0,
+        "hillslope diffusivity: how fast slopes creep smooth";
+    erosion_range_m => erosion_range_m: Erosion,
+        Number(ruled(log_number(10.0, 1.0e5, 1.0, "m"), "10..=radius_m/4", range_rule)) = 500.0,
+        "distance inland at which the coastal ranges rise highest";
+    erosion_coastal => erosion_coastal: Erosion, Number(number(0.0, 1.0, 0.01, "")) = 0.85,
+        "share of the uplift in coastal ranges (the rest follows the natural ground's height)";
     climate => climate: Climate, Number(number(-1.0, 1.0, 0.01, "")) = 0.2,
         "bias from cold and dry (-1) to hot and wet (+1)";
     look_family => look.family: Look, Family(KeyKind::Family) = LookFamily::Temperate,
@@ -338,6 +354,13 @@ fn crater_rule(w: &WorldSettings) -> Option<String> {
     let (bound, crater) = (relief_bound(w), w.crater_depth_m);
     (!in_range(crater, 0.0, bound))
         .then(|| format!("crater_depth_m must be within 0..=relief_m ({}), got {}", Num(bound), Num(crater)))
+}
+
+fn range_rule(w: &WorldSettings) -> Option<String> {
+    let max = if w.radius_m.is_finite() { (w.radius_m.abs() / 4.0).max(10.0) } else { 1.0e5 };
+    let range = w.erosion_range_m;
+    (!in_range(range, 10.0, max))
+        .then(|| format!("erosion_range_m must be within 10..=radius_m/4 ({}), got {}", Num(max), Num(range)))
 }
 
 fn catchment_rule(w: &WorldSettings) -> Option<String> {

@@ -149,8 +149,20 @@ pub struct WorldSettings {
     pub craters: bool,
     /// Whether ridges are flattened into plateaus with cliff bands.
     pub mesas: bool,
-    /// Whether valley floors are smoothed as if eroded.
+    /// Whether the ground is made by rock uplift and stream-power erosion.
     pub erosion: bool,
+    /// Erosion steps of ten thousand years each.
+    pub erosion_steps: usize,
+    /// Erodibility `K` of the stream-power law, per year (area in m²).
+    pub erosion_k: f64,
+    /// Catchment exponent `m` of the stream-power law.
+    pub erosion_m: f64,
+    /// Hillslope diffusivity, m²/yr.
+    pub erosion_diffusion_m2_yr: f64,
+    /// Distance inland at which the coastal uplift peaks, metres.
+    pub erosion_range_m: f64,
+    /// Share of the uplift in coastal ranges, 0..=1 (the rest follows the natural ground).
+    pub erosion_coastal: f64,
     /// Climate bias from cold and dry (-1) to hot and wet (+1).
     pub climate: f64,
     /// Colours and look knobs.

@@ -238,6 +238,18 @@ impl World {
         best.map(|(_, id)| self.water.reach_flows[id])
     }
 
+    /// Where a mill stands: the middle of the reach with the largest catchment (ties by the
+    /// lower id) whose middle holds river water, not the sea or a lake; a unit direction,
+    /// `None` on a world without such a reach.
+    pub fn mill_site(&self) -> Option<DVec3> {
+        let reaches = &self.carve.reaches;
+        let mut ids: Vec<usize> = (0..reaches.len()).collect();
+        ids.sort_by(|&a, &b| reaches[b].catchment_m2.total_cmp(&reaches[a].catchment_m2).then(a.cmp(&b)));
+        ids.into_iter().map(|id| sphere::unit(reaches[id].start + reaches[id].end)).find(|&site| {
+            self.water_at(site).is_some_and(|w| w.body == Body::River) && self.reach_flow_at(site).is_some()
+        })
+    }
+
     /// Rate of a mill wheel of radius `radius_m` standing in the river at `dir` with its
     /// lowest paddle `dip_m` under the live surface, radians per second (`None` off rivers).
     pub fn mill_rate_rad_s(&self, dir: DVec3, radius_m: f64, dip_m: f64) -> Option<f64> {

@@ -1,0 +1,320 @@
+//! The planet's erosion: rock rises in coastal ranges and where the natural ground is high,
+//! rivers cut it down by stream power, and the land that results is scaled to the world's
+//! relief. The natural ground is the start (flattened to a tenth of its relief, so the
+//! rivers, not the noise, decide where the valleys go) and the pattern of uplift; the sea
+//! is the base level and land stays land.
+
+use super::stream_power::{stream_power_step, StreamPower, Tectonics, STEP_YEARS};
+use super::FrameSink;
+use crate::cancel;
+use crate::drainage::DrainageParams;
+use crate::ground::topology::Topology;
+use crate::settings::WorldSettings;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::AtomicBool;
+
+/// Share of the natural ground's relief above the sea that the run starts from.
+pub const START_RELIEF: f64 = 0.1;
+
+/// Rock uplift at the crest of the pattern, metres per year.
+pub const PEAK_UPLIFT_M_PER_YR: f64 = 1.0e-3;
+
+/// Neighbour-averaging passes that smooth the natural ground into its share of the uplift.
+const SMOOTHING_PASSES: usize = 10;
+
+/// How a world erodes: the model and where the rock rises.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlanetErosion {
+    /// Steps of [`STEP_YEARS`] each.
+    pub steps: usize,
+    /// Stream power and diffusion constants (the uplift rate is the pattern's crest).
+    pub model: StreamPower,
+    /// Distance inland at which the coastal uplift peaks, metres.
+    pub range_m: f64,
+    /// Share of the uplift that follows the distance from the coast (0..=1); the rest
+    /// follows the natural ground's height.
+    pub coastal: f64,
+}
+
+impl PlanetErosion {
+    /// The erosion `settings` ask for; `None` when the world does not erode.
+    pub fn for_world(settings: &WorldSettings) -> Option<Self> {
+        settings.erosion.then_some(PlanetErosion {
+            steps: settings.erosion_steps,
+            model: StreamPower {
+                k: settings.erosion_k,
+                m: settings.erosion_m,
+                uplift_m_per_yr: PEAK_UPLIFT_M_PER_YR,
+                diffusion_m2_per_yr: settings.erosion_diffusion_m2_yr,
+                dt_yr: STEP_YEARS,
+                lake_min_depth_m: settings.lake_min_depth_m,
+            },
+            range_m: settings.erosion_range_m,
+            coastal: settings.erosion_coastal,
+        })
+    }
+}
+
+/// Erodes `natural` (metres, one per node of `topo`) and returns the eroded heights: land
+/// (at or above the sea of `outlets`, or the lowest node without a sea) starts at
+/// [`START_RELIEF`] of its height above the sea, rises and wears for `erosion.steps` steps,
+/// and is scaled at the end so its highest node stands as high as the natural ground's.
+/// The sea floor keeps its natural height; `held` nodes (a basin shaped on purpose) keep
+/// their shape and move with the land around them.
+/// `frame` sees every step's heights before that scaling. `None` soon after `cancel` is set
+/// (read between steps).
+///
+/// # Panics
+/// If `natural` or `held` does not have one entry per node.
+pub fn erode_planet<T: Topology>(
+    topo: &T,
+    natural: &[f64],
+    held: &[bool],
+    erosion: &PlanetErosion,
+    outlets: &DrainageParams,
+    cancel: &AtomicBool,
+    frame: FrameSink,
+) -> Option<Vec<f64>> {
+    assert_eq!(natural.len(), topo.len(), "one height per node");
+    assert_eq!(held.len(), topo.len(), "one flag per node");
+    let base = base_level(natural, outlets);
+    let top = natural.iter().copied().fold(base, f64::max);
+    let land: Vec<bool> = natural.iter().map(|&h| h >= base).collect();
+    let tectonics = Tectonics {
+        uplift_share: uplift_share(topo, natural, &land, base, top, erosion),
+        held: held.to_vec(),
+        floor_m: base,
+    };
+    let mut z: Vec<f64> = natural
+        .iter()
+        .zip(&land)
+        .zip(held)
+        .map(|((&h, &on_land), &held)| if on_land && !held { base + START_RELIEF * (h - base) } else { h })
+        .collect();
+    for step in 0..erosion.steps {
+        if cancel::requested(cancel) {
+            return None;
+        }
+        stream_power_step(topo, &mut z, &erosion.model, outlets, &tectonics);
+        frame(step + 1, &z, &[]);
+    }
+    let worn_top =
+        (0..z.len()).filter(|&i| land[i] && !held[i]).map(|i| z[i]).fold(f64::NEG_INFINITY, f64::max);
+    if worn_top > base {
+        let scale = (top - base) / (worn_top - base);
+        for i in (0..z.len()).filter(|&i| land[i] && !held[i]) {
+            z[i] = base + (z[i] - base) * scale;
+        }
+    }
+    carry_held(topo, held, &land, natural, base, &mut z);
+    Some(z)
+}
+
+/// Moves the held nodes as one block with the land around them, so a shaped basin sits in
+/// the worn land instead of on a pedestal: by the median change of the land nodes next to
+/// them, but never lowering the block's lowest node by more than half its height above
+/// `base`.
+fn carry_held<T: Topology>(
+    topo: &T,
+    held: &[bool],
+    land: &[bool],
+    natural: &[f64],
+    base: f64,
+    z: &mut [f64],
+) {
+    let mut around: Vec<f64> = (0..topo.len())
+        .filter(|&i| land[i] && !held[i] && topo.neighbors(i).any(|j| held[j]))
+        .map(|i| z[i] - natural[i])
+        .collect();
+    if around.is_empty() {
+        return;
+    }
+    around.sort_by(f64::total_cmp);
+    let lowest = (0..topo.len()).filter(|&i| held[i]).map(|i| natural[i]).fold(f64::INFINITY, f64::min);
+    let shift = around[around.len() / 2].max(-0.5 * (lowest - base).max(0.0));
+    for i in (0..topo.len()).filter(|&i| held[i]) {
+        z[i] = natural[i] + shift;
+    }
+}
+
+/// The sea level of `outlets`, or the lowest height when there is no sea.
+fn base_level(natural: &[f64], outlets: &DrainageParams) -> f64 {
+    outlets.sea_level_m.unwrap_or_else(|| natural.iter().copied().fold(f64::INFINITY, f64::min))
+}
+
+/// Each node's share of the peak uplift, 0..=1 (0 under the sea): `coastal` of it rises
+/// from the coast to a crest `range_m` inland and eases off beyond (`x·e^(1−x)` of the
+/// distance in ranges), the rest is the natural height above the sea, smoothed.
+fn uplift_share<T: Topology>(
+    topo: &T,
+    natural: &[f64],
+    land: &[bool],
+    base: f64,
+    top: f64,
+    erosion: &PlanetErosion,
+) -> Vec<f64> {
+    let span = (top - base).max(f64::MIN_POSITIVE);
+    let mut height: Vec<f64> =
+        natural.iter().zip(land).map(|(&h, &l)| if l { ((h - base) / span).min(1.0) } else { 0.0 }).collect();
+    for _ in 0..SMOOTHING_PASSES {
+        height = (0..topo.len())
+            .map(|i| {
+                if !land[i] {
+                    return 0.0;
+                }
+                let (sum, count) =
+                    topo.neighbors(i).fold((height[i], 1.0), |(s, c), j| (s + height[j], c + 1.0));
+                sum / count
+            })
+            .collect();
+    }
+    let inland = distance_inland_m(topo, land);
+    (0..topo.len())
+        .map(|i| {
+            if !land[i] {
+                return 0.0;
+            }
+            let x = inland[i] / erosion.range_m;
+            let coast = x * (1.0 - x).exp();
+            erosion.coastal * coast + (1.0 - erosion.coastal) * height[i]
+        })
+        .collect()
+}
+
+/// Distance along the neighbour graph from every land node to the nearest node that is not
+/// land, metres (Dijkstra; ties by node index). Land with no such node anywhere is
+/// infinitely far.
+fn distance_inland_m<T: Topology>(topo: &T, land: &[bool]) -> Vec<f64> {
+    let mut distance: Vec<f64> = land.iter().map(|&l| if l { f64::INFINITY } else { 0.0 }).collect();
+    // Non-negative distances order like their bits.
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> =
+        (0..topo.len()).filter(|&i| !land[i]).map(|i| Reverse((0, i as u32))).collect();
+    while let Some(Reverse((bits, i))) = heap.pop() {
+        let (d, i) = (f64::from_bits(bits), i as usize);
+        if d > distance[i] {
+            continue;
+        }
+        for j in topo.neighbors(i) {
+            let through = d + topo.distance_m(i, j);
+            if through < distance[j] {
+                distance[j] = through;
+                heap.push(Reverse((through.to_bits(), j as u32)));
+            }
+        }
+    }
+    distance
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::grid::Grid;
+
+    fn sea_at_zero() -> DrainageParams {
+        DrainageParams::outlets(Some(0.0), false)
+    }
+
+    fn erosion(steps: usize) -> PlanetErosion {
+        PlanetErosion {
+            steps,
+            model: StreamPower { k: 1e-5, uplift_m_per_yr: PEAK_UPLIFT_M_PER_YR, ..StreamPower::default() },
+            range_m: 3.0,
+            coastal: 1.0,
+        }
+    }
+
+    /// An island: a 9 × 9 mound in a 13 × 13 sea.
+    fn island() -> (Grid, Vec<f64>) {
+        let grid = Grid { width: 13, height: 13, cell_m: 1.0 };
+        let z = (0..169)
+            .map(|i| {
+                let (x, y) = ((i % 13) as f64 - 6.0, (i / 13) as f64 - 6.0);
+                if x.abs() <= 4.0 && y.abs() <= 4.0 {
+                    10.0 - x.abs().max(y.abs())
+                } else {
+                    -5.0
+                }
+            })
+            .collect();
+        (grid, z)
+    }
+
+    #[test]
+    fn distance_inland_counts_metres_from_the_shore() {
+        let grid = Grid { width: 7, height: 1, cell_m: 2.0 };
+        let land = [false, true, true, true, true, true, false];
+        let d = distance_inland_m(&grid, &land);
+        assert_eq!(d, vec![0.0, 2.0, 4.0, 6.0, 4.0, 2.0, 0.0]);
+    }
+
+    #[test]
+    fn the_coastal_uplift_crests_one_range_inland() {
+        let (grid, z) = island();
+        let land: Vec<bool> = z.iter().map(|&h| h >= 0.0).collect();
+        let share = uplift_share(&grid, &z, &land, 0.0, 10.0, &erosion(1));
+        // Row through the middle: the shore cell is one cell in, the crest three cells in.
+        let row: Vec<f64> = (0..13).map(|x| share[6 * 13 + x]).collect();
+        assert_eq!(row[0], 0.0, "the sea does not rise");
+        assert!((row[4] - 1.0).abs() < 1e-12, "crest of 1 at one range inland: {row:?}");
+        assert!(row[5] < row[4] && row[2] < row[4]);
+    }
+
+    #[test]
+    fn the_sea_floor_keeps_its_height_and_land_stays_land() {
+        let (grid, z) = island();
+        let mut held = vec![false; z.len()];
+        held[6 * 13 + 6] = true;
+        let eroded = erode_planet(
+            &grid,
+            &z,
+            &held,
+            &erosion(20),
+            &sea_at_zero(),
+            &AtomicBool::new(false),
+            &mut |_, _, _| {},
+        )
+        .expect("not cancelled");
+        for i in 0..z.len() {
+            if z[i] < 0.0 {
+                assert_eq!(eroded[i], z[i], "node {i}");
+            } else {
+                assert!(eroded[i] >= 0.0, "node {i} went under the sea: {}", eroded[i]);
+            }
+        }
+        let top = (0..z.len()).filter(|&i| !held[i]).map(|i| eroded[i]).fold(f64::MIN, f64::max);
+        assert!((top - 10.0).abs() < 1e-9, "scaled to the natural top: {top}");
+    }
+
+    #[test]
+    fn a_set_flag_stops_the_run() {
+        let (grid, z) = island();
+        let held = vec![false; z.len()];
+        let run = erode_planet(
+            &grid,
+            &z,
+            &held,
+            &erosion(5),
+            &sea_at_zero(),
+            &AtomicBool::new(true),
+            &mut |_, _, _| {},
+        );
+        assert!(run.is_none());
+    }
+
+    #[test]
+    fn held_nodes_move_with_the_land_around_them() {
+        // A 3-node basin (2 m deep) in the middle of a row whose land wore down by 4 m.
+        let grid = Grid { width: 7, height: 1, cell_m: 1.0 };
+        let natural = [0.0, 10.0, 10.0, 8.0, 10.0, 10.0, 0.0];
+        let held = [false, false, true, true, true, false, false];
+        let land: Vec<bool> = natural.iter().map(|&h| h > 0.0).collect();
+        let mut z = vec![0.0, 6.0, 0.0, 0.0, 0.0, 6.0, 0.0];
+        carry_held(&grid, &held, &land, &natural, 0.0, &mut z);
+        assert_eq!(z, vec![0.0, 6.0, 6.0, 4.0, 6.0, 6.0, 0.0]);
+        // Never more than half its height above the base: the basin floor stays dry land.
+        let mut deep = vec![0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+        carry_held(&grid, &held, &land, &natural, 0.0, &mut deep);
+        assert_eq!(deep[3], 4.0);
+    }
+}
