@@ -1,10 +1,11 @@
 //! `watershed bench`: figures for performance claims, printed, never asserted.
 
 use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use watershed::{
     drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, DVec3, DrainageParams, Droplets,
-    FibonacciLattice, Grid, GridOptions, PlanetHeight, StreamPower, Topology, WaterSediment, World,
+    Grid, GridOptions, PlanetHeight, SeaState, StreamPower, WaterSediment, WorkedGround, World,
     WorldSettings,
 };
 
@@ -24,7 +25,7 @@ pub enum Stage {
     /// Every figure of the speed table in one run: height, drainage on the world and on a
     /// million nodes, the grid, the carve and the water (not erosion).
     All,
-    /// Erosion: stream power on the world's lattice and on a 1024² grid step (one thread),
+    /// Erosion: what the world's own erosion adds to its build, a 1024² grid step (one thread),
     /// droplets on a `--grid` square (a droplet per four cells), water + sediment on 1024².
     Erosion,
 }
@@ -132,21 +133,35 @@ fn erosion(world: &WorldSettings, edge: usize, runs: usize) {
     let sea = world.sea.then_some(world.sea_level_m);
     let outlets = |edge_outlets: bool| DrainageParams::outlets(sea, edge_outlets);
     let model = StreamPower::default();
-    let lattice = FibonacciLattice::new(world.lattice_nodes, world.radius_m);
-    let heights = PlanetHeight::new(world).heights(lattice.positions());
-    let steps = 50;
-    let sphere: Vec<f64> = (0..runs)
-        .map(|_| {
-            let mut z = heights.clone();
-            timed(|| {
-                erode_stream_power(&lattice, &mut z, &model, &outlets(false), steps, &mut |_, _, _| {});
+    let eroding = WorldSettings { erosion: true, ..world.clone() };
+    let still = WorldSettings { erosion: false, ..world.clone() };
+    let load = |w: &WorldSettings| {
+        (0..runs)
+            .map(|_| {
+                timed(|| {
+                    black_box(WorkedGround::build_cancellable(
+                        w,
+                        &world_params(w),
+                        &|_, _| {},
+                        &AtomicBool::new(false),
+                    ));
+                })
             })
-        })
-        .collect();
-    let per_step = median(sphere) / steps as f64;
-    let n = lattice.len() as f64 / 1e6;
-    println!("erosion  stream power, {} ({} nodes), {runs} runs (median)", world.name, lattice.len());
-    println!("erosion  sphere: {per_step:.1} ms per step, {:.0} ms per step per million nodes", per_step / n);
+            .collect::<Vec<f64>>()
+    };
+    let (with, without) = (median(load(&eroding)), median(load(&still)));
+    let steps = eroding.erosion_steps as f64;
+    let n = world.lattice_nodes as f64 / 1e6;
+    let per_step = (with - without) / steps;
+    println!(
+        "erosion  planet {} ({} nodes, {} steps), {runs} runs (median)",
+        world.name, world.lattice_nodes, steps
+    );
+    println!(
+        "erosion  planet: adds {:.0} ms to the ground's build ({with:.0} ms eroding, {without:.0} ms not); {per_step:.1} ms per step, {:.0} ms per step per million nodes",
+        with - without,
+        per_step / n
+    );
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().ok();
     let dem = square_dem(world, 1024);
     let grid = Grid { width: 1024, height: 1024, cell_m: 1.0 };
@@ -190,30 +205,48 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 fn height(world: &WorldSettings, samples: usize, runs: usize) {
-    let planet = PlanetHeight::new(world);
     let dirs: Vec<_> = (0..samples).map(|i| watershed::fibonacci(i, samples)).collect();
-    let single: Vec<f64> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            let mut sum = 0.0;
-            for &d in &dirs {
-                sum += planet.height(black_box(d));
-            }
-            black_box(sum);
-            samples as f64 / t.elapsed().as_secs_f64()
-        })
-        .collect();
-    let parallel: Vec<f64> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            black_box(planet.heights(&dirs));
-            samples as f64 / t.elapsed().as_secs_f64()
-        })
-        .collect();
     println!("height  world {}  {} directions x {} runs (median)", world.name, samples, runs);
-    println!("height  single thread: {:.0} evaluations/s per core", median(single));
-    println!("height  all {} threads: {:.0} evaluations/s", rayon::current_num_threads(), median(parallel));
+    let worked =
+        WorkedGround::build_cancellable(world, &world_params(world), &|_, _| {}, &AtomicBool::new(false))
+            .map(|g| g.planet);
+    let grounds = [("natural field", Some(PlanetHeight::new(world))), ("worked ground", worked)];
+    for (what, planet) in grounds {
+        let Some(planet) = planet else { continue };
+        let single: Vec<f64> = (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                let mut sum = 0.0;
+                for &d in &dirs {
+                    sum += planet.height(black_box(d));
+                }
+                black_box(sum);
+                samples as f64 / t.elapsed().as_secs_f64()
+            })
+            .collect();
+        let parallel: Vec<f64> = (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(planet.heights(&dirs));
+                samples as f64 / t.elapsed().as_secs_f64()
+            })
+            .collect();
+        println!(
+            "height  {what}: {:.0} evaluations/s per core, {:.0} on all {} threads",
+            median(single),
+            median(parallel),
+            rayon::current_num_threads()
+        );
+    }
 }
+
+/// The drainage parameters a world's build uses.
+fn world_params(world: &WorldSettings) -> DrainageParams {
+    DrainageParams::for_world(world, SeaState::for_world(world).storm_crest_m())
+}
+
+/// Stages of the ground's working (erosion, sediment, the field read back at the nodes).
+const GROUND_WORK: [&str; 3] = ["erosion", "sediment", "ground"];
 
 /// Peak resident memory of this process so far, bytes (Linux; 0 elsewhere).
 fn peak_rss_bytes() -> u64 {
@@ -230,17 +263,26 @@ fn drainage(settings: &WorldSettings, runs: usize) {
     let before = peak_rss_bytes();
     let mut totals = Vec::new();
     let mut solves = Vec::new();
+    let mut work = Vec::new();
     let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut stats = None;
     for _ in 0..runs {
         let t = Instant::now();
         let solved = World::build(settings);
         totals.push(t.elapsed().as_secs_f64() * 1e3);
+        work.push(
+            solved
+                .timings_ms
+                .iter()
+                .filter(|(name, _)| GROUND_WORK.contains(name))
+                .map(|(_, ms)| ms)
+                .sum::<f64>(),
+        );
         solves.push(
             solved
                 .timings_ms
                 .iter()
-                .filter(|(name, _)| !["carve", "water"].contains(name))
+                .filter(|(name, _)| !["carve", "water"].contains(name) && !GROUND_WORK.contains(name))
                 .map(|(_, ms)| ms)
                 .sum::<f64>(),
         );
@@ -269,7 +311,11 @@ fn drainage(settings: &WorldSettings, runs: usize) {
         rayon::current_num_threads(),
         runs
     );
-    println!("drainage  whole solve (lattice to rivers): {:.1} ms", median(solves));
+    println!(
+        "drainage  whole solve (lattice to rivers, without the ground's working): {:.1} ms",
+        median(solves)
+    );
+    println!("drainage  the ground's working (erosion, sediment, field): {:.1} ms", median(work));
     println!("drainage  world build with carve and water table: {:.1} ms", median(totals));
     let parts: Vec<String> = stages.into_iter().map(|(name, v)| format!("{name} {:.1}", median(v))).collect();
     println!("drainage  stages (ms): {}", parts.join(", "));

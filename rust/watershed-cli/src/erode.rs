@@ -4,11 +4,13 @@
 use base64::Engine as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use watershed::{
-    drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, render_relief, route, solve,
-    write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice, Grid, GridOptions,
-    Image, PlanetHeight, SeaState, StreamPower, Topology, WaterSediment, WorldSettings,
+    drain_grid, erode_droplets, erode_planet, erode_stream_power, erode_water_sediment, render_relief, route,
+    settle, solve, write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice, Grid,
+    GridOptions, Image, PlanetErosion, PlanetHeight, SeaState, StreamPower, Topology, WaterSediment,
+    WorldSettings,
 };
 
 /// Which erosion model runs.
@@ -32,19 +34,21 @@ pub struct Run {
     pub every: Option<usize>,
     /// Seed of the droplets.
     pub seed: u64,
-    /// The stream-power constants (a planet also keeps its lakes deeper than its
-    /// `lake_min_depth_m`).
-    pub stream_power: StreamPower,
+    /// Stream-power constants given on the command line: `K`, `m` and diffusivity (each
+    /// `None` for the default: the model's on a grid, the world's keys on a planet).
+    pub stream_power: [Option<f64>; 3],
 }
 
-/// Stream-power constants: the defaults with any of `k`, `m` and `diffusion` replaced.
-pub fn stream_power(k: Option<f64>, m: Option<f64>, diffusion: Option<f64>) -> StreamPower {
-    let d = StreamPower::default();
-    StreamPower {
-        k: k.unwrap_or(d.k),
-        m: m.unwrap_or(d.m),
-        diffusion_m2_per_yr: diffusion.unwrap_or(d.diffusion_m2_per_yr),
-        ..d
+impl Run {
+    /// `base` with the stream-power constants given on the command line put in.
+    fn stream_power_over(&self, base: StreamPower) -> StreamPower {
+        let [k, m, diffusion] = self.stream_power;
+        StreamPower {
+            k: k.unwrap_or(base.k),
+            m: m.unwrap_or(base.m),
+            diffusion_m2_per_yr: diffusion.unwrap_or(base.diffusion_m2_per_yr),
+            ..base
+        }
     }
 }
 
@@ -124,7 +128,7 @@ pub fn dem(
             let report = erode_stream_power(
                 &grid,
                 &mut heights,
-                &run.stream_power,
+                &run.stream_power_over(StreamPower::default()),
                 &outlets,
                 steps,
                 &mut |s, z, w| {
@@ -191,40 +195,57 @@ pub fn dem(
     finish(out, &name, run, &report, run_ms, &before, &after, &steps)
 }
 
-/// Erodes the planet's lattice heights with stream power and writes the run into `out`
-/// (frames are equirectangular maps of the lattice).
+/// Runs the planet's own erosion (its keys, with any constants and `--steps` from the
+/// command line) on its lattice and writes the run into `out`: the frames are
+/// equirectangular maps of the lattice as the run goes (before the land is scaled to the
+/// world's relief), `heights.npy` the eroded and settled lattice heights the world solves on.
 pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), String> {
     if run.model != Model::StreamPower {
         return Err(
             "a planet erodes with --model stream-power; droplets and water-sediment need a heightmap".into(),
         );
     }
+    let eroding = WorldSettings {
+        erosion: true,
+        erosion_steps: run.steps.unwrap_or(settings.erosion_steps),
+        ..settings.clone()
+    };
+    let Some(base) = PlanetErosion::for_world(&eroding) else {
+        return Err("erosion is switched on here; a world that still does not erode is a bug".into());
+    };
+    let erosion = PlanetErosion { model: run.stream_power_over(base.model), ..base };
     let lattice = FibonacciLattice::new(settings.lattice_nodes, settings.radius_m);
     let planet = PlanetHeight::new(settings);
-    let mut heights = planet.heights(lattice.positions());
+    let natural = planet.heights(lattice.positions());
+    let held: Vec<bool> = lattice.positions().iter().map(|&p| planet.in_lake_basin(p)).collect();
     let params = DrainageParams::for_world(settings, SeaState::for_world(settings).storm_crest_m());
-    let before = solve(&lattice, &heights, &params).stats;
-    let outlets = DrainageParams { lakes: true, rivers: false, ..params };
-    let steps = run.steps.unwrap_or(100);
+    let before = solve(&lattice, &natural, &params).stats;
+    let outlets = DrainageParams { rivers: false, ..params };
+    let steps = erosion.steps;
     let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
     let map = |z: &[f64]| lattice_map(&lattice, z, settings, &params);
     let mut film = Film::new(steps, "stream power");
-    film.shoot(0, map(&heights));
+    film.shoot(0, map(&natural));
     let t = Instant::now();
-    let report = erode_stream_power(
+    let eroded = erode_planet(
         &lattice,
-        &mut heights,
-        &StreamPower { lake_min_depth_m: settings.lake_min_depth_m, ..run.stream_power },
+        &natural,
+        &held,
+        &erosion,
         &outlets,
-        steps,
+        &AtomicBool::new(false),
         &mut |s, z, _| {
-            if s % every == 0 || s == steps {
+            if s % every == 0 && s != steps {
                 film.shoot(s, map(z));
             }
         },
-    );
+    )
+    .ok_or("the run was cancelled")?;
+    let heights = settle(&lattice, &eroded, &outlets).unwrap_or(eroded);
+    film.shoot(steps, map(&heights));
     film.bar.finish_and_clear();
     let run_ms = t.elapsed().as_secs_f64() * 1e3;
+    let report = ErosionReport::between(&lattice, &natural, &heights, steps);
     let after = solve(&lattice, &heights, &params).stats;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write(out, "heights.npy", &write_npy(&[heights.len()], &heights))?;

@@ -66,6 +66,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "heights_m": stats(&heights),
         "land_fraction": land_fraction(world, &heights),
         "drainage": drainage_report(&solved),
+        "ground": ground_report(&solved),
         "carve": carve_report(&solved),
         "water": water_report(&solved),
         "images": {
@@ -119,6 +120,37 @@ fn drainage_report(world: &World) -> serde_json::Value {
         "max_strahler": s.max_strahler,
         "largest_catchment": { "nodes": s.largest_catchment_nodes, "km2": s.largest_catchment_m2 / 1e6 },
         "invariants": { "uphill": s.uphill, "no_path": s.no_path, "underwater_rivers": s.underwater_rivers },
+    })
+}
+
+/// What erosion and sediment did, and the drainage of the natural ground beside the worked
+/// one's: lakes, the largest catchment and the highest Strahler order before and after.
+fn ground_report(world: &World) -> serde_json::Value {
+    let natural: Vec<f64> = world.lattice.positions().iter().map(|&p| world.planet.natural_unit(p)).collect();
+    let crest = world.water.sea.as_ref().map_or(0.0, watershed::SeaState::storm_crest_m);
+    let before = watershed::solve(
+        &*world.lattice,
+        &natural,
+        &watershed::DrainageParams::for_world(&world.settings, crest),
+    );
+    let counts = |s: &watershed::DrainageStats| {
+        json!({
+            "lakes": s.lakes,
+            "largest_catchment_km2": s.largest_catchment_m2 / 1e6,
+            "max_strahler": s.max_strahler,
+            "mouths": s.mouths,
+        })
+    };
+    json!({
+        "erosion": world.erosion.map(|e| json!({
+            "steps": e.steps,
+            "eroded_m3": e.eroded_m3,
+            "deposited_m3": e.deposited_m3,
+            "deepest_cut_m": e.deepest_cut_m,
+        })),
+        "settled_nodes": world.settled_nodes,
+        "natural": counts(&before.stats),
+        "worked": counts(&world.drainage.stats),
     })
 }
 

@@ -277,7 +277,7 @@ fn main() -> ExitCode {
                         steps: steps.map(|s| s as usize),
                         every: every.map(|e| e as usize),
                         seed,
-                        stream_power: erode::stream_power(k, m, diffusion),
+                        stream_power: [k, m, diffusion],
                     };
                     match (dem, world) {
                         (Some(dem), _) => erode::dem(&dem, height_range, cell_m, sea_level, &run, &out),
