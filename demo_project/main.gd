@@ -99,16 +99,14 @@ func _on_solved(stats: Dictionary) -> void:
 	_mill.call("place_at", places.get("mill", places["spawn"]))
 
 
-## Named places from the solve: dry ground for the spawn, the largest river for the mill
-## with a village on its bank, a river mouth, a lake and the open sea.
+## Named places from the solve: dry ground for the spawn, the mill on the largest river
+## (WaterTable.mill_site) with a village on its bank, a river mouth, a lake and the open sea.
 func _find_places() -> void:
 	places.clear()
 	var kinds := _solver.kinds()
 	var positions := _solver.positions()
 	var heights := _solver.heights()
-	var catchment := _solver.catchment()
 	var sea_level: float = _planet.settings.sea_level_m
-	var best_river := -1
 	for i in kinds.size():
 		match kinds[i]:
 			DrainageSolver.KIND_LAND:
@@ -121,11 +119,8 @@ func _find_places() -> void:
 			DrainageSolver.KIND_LAKE:
 				if not places.has("lake"):
 					places["lake"] = positions[i]
-			DrainageSolver.KIND_RIVER:
-				if best_river < 0 or catchment[i] > catchment[best_river]:
-					best_river = i
-	if best_river >= 0:
-		var site: Vector3 = positions[best_river]
+	var site := _water.mill_site()
+	if site != Vector3.ZERO:
 		places["mill"] = site
 		var village := _dry_ground_beside(site, sea_level)
 		if village != Vector3.ZERO:

@@ -1,5 +1,5 @@
 extends SceneTree
-## mill: the demo's wheel on the home world's largest river. Its measured rate (turns over
+## mill: the demo's wheel at WaterTable.mill_site() on home. Its measured rate (turns over
 ## time) against the rule ω = v / r with v the flow speed at the paddle's dip; then doubled
 ## flow turns it twice as fast.
 
@@ -17,13 +17,8 @@ func _run() -> void:
 	if world.is_empty():
 		return
 	var water: WaterTable = world["water"]
-	var solver: DrainageSolver = world["solver"]
-	var kinds := solver.kinds()
-	var catchment := solver.catchment()
-	var best := -1
-	for i in kinds.size():
-		if kinds[i] == DrainageSolver.KIND_RIVER and (best < 0 or catchment[i] > catchment[best]):
-			best = i
+	var site := water.mill_site()
+	lib.check("mill/site", site != Vector3.ZERO, str(site), "a river reach")
 	var mill := Node3D.new()
 	mill.set_script(MillScript)
 	var wheel := Node3D.new()
@@ -32,7 +27,7 @@ func _run() -> void:
 	mill.set("water_table", water)
 	mill.set("planet", world["planet"])
 	root.add_child(mill)
-	mill.call("place_at", solver.positions()[best])
+	mill.call("place_at", site)
 	var rates := []
 	for factor in [1.0, 2.0]:
 		mill.set("flow_factor", factor)

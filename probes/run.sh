@@ -58,7 +58,7 @@ run() {
   return $code
 }
 
-for probe in config determinism drainage water mill buoyancy voxel demo bad_input edits capture; do
+for probe in config determinism drainage erosion water mill buoyancy voxel demo bad_input edits capture; do
   echo "== $probe"
   run "$probe" "$logs/$probe.log"
 done

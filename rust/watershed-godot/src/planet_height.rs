@@ -3,12 +3,23 @@
 use crate::convert::{checked_direction, checked_directions, emit_deferred, to_dvec3, to_vector3};
 use crate::world_settings::WorldSettings;
 use godot::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
-use watershed::{Block, BlockFill};
+use std::thread::JoinHandle;
+use watershed::{Block, BlockFill, DrainageParams, SeaState, WorkedGround};
+
+enum Message {
+    Progress(&'static str, f64),
+    Done(Arc<watershed::PlanetHeight>),
+}
 
 /// The planet's ground: metres above the datum for any direction. Holds a `WorldSettings`;
-/// editing it rebuilds the field once, deferred, and emits `regenerated`. The planet's
-/// centre is this node's origin.
+/// editing it rebuilds the ground once, on a worker thread: the natural field on the
+/// drainage lattice, eroded when the settings say so and settled (hollows that hold no
+/// water filled). `progress` reports each stage and `regenerated` fires on the main thread
+/// when the new ground is in; a query made while it is being built waits for it. The
+/// planet's centre is this node's origin.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
 pub struct PlanetHeight {
@@ -19,14 +30,45 @@ pub struct PlanetHeight {
     field: Option<Arc<watershed::PlanetHeight>>,
     snapshot: Option<watershed::WorldSettings>,
     dirty: bool,
+    pending: Option<Receiver<Message>>,
+    /// Set to stop the running build at its next stage.
+    cancel: Arc<AtomicBool>,
+    /// The thread of the running (or last) build.
+    worker: Option<JoinHandle<()>>,
     base: Base<Node3D>,
 }
 
 #[godot_api]
+impl INode3D for PlanetHeight {
+    fn ready(&mut self) {
+        self.base_mut().set_process(true);
+    }
+
+    fn process(&mut self, _delta: f64) {
+        let Some(rx) = self.pending.as_ref() else { return };
+        let messages: Vec<Message> = rx.try_iter().collect();
+        for message in messages {
+            self.take(message);
+        }
+    }
+}
+
+impl Drop for PlanetHeight {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+#[godot_api]
 impl PlanetHeight {
-    /// Emitted (at the end of the frame) after the field was rebuilt from the settings.
+    /// Emitted (on the main thread) after the ground was rebuilt from the settings.
     #[signal]
     fn regenerated();
+
+    /// Emitted on the main thread as each stage of a rebuild finishes (`lattice`,
+    /// `heights`, `erosion` after every step, `sediment`, `ground`), with the share done.
+    #[signal]
+    fn progress(stage: GString, fraction: f64);
 
     /// Replaces the settings and schedules one rebuild.
     #[func]
@@ -62,30 +104,56 @@ impl PlanetHeight {
         }
     }
 
-    /// Rebuilds the field from the settings now. Returns false (and pushes the errors) when
-    /// the settings are missing or invalid.
+    /// Starts rebuilding the ground from the settings on a worker thread (a running rebuild
+    /// is cancelled). Returns false (and pushes the errors) when the settings are missing or
+    /// invalid.
     #[func]
     fn regenerate(&mut self) -> bool {
         self.dirty = false;
+        self.cancel.store(true, Ordering::Relaxed);
+        self.field = None;
+        self.pending = None;
         let Some(settings) = self.settings.clone() else {
             godot_error!("PlanetHeight: no WorldSettings");
+            self.snapshot = None;
             return false;
         };
         let snapshot = settings.bind().snapshot();
         match snapshot {
             Ok(core) => {
-                self.field = Some(Arc::new(watershed::PlanetHeight::new(&core)));
-                self.snapshot = Some(core);
-                emit_deferred(self.to_gd().upcast(), "regenerated", &[]);
+                self.snapshot = Some(core.clone());
+                let cancel = Arc::new(AtomicBool::new(false));
+                self.cancel = cancel.clone();
+                let superseded = self.worker.take();
+                let (tx, rx) = channel();
+                self.pending = Some(rx);
+                self.worker = Some(std::thread::spawn(move || {
+                    if let Some(previous) = superseded {
+                        let _ = previous.join();
+                    }
+                    let params = DrainageParams::for_world(&core, SeaState::for_world(&core).storm_crest_m());
+                    let progress_tx = tx.clone();
+                    let report = move |stage, f| {
+                        let _ = progress_tx.send(Message::Progress(stage, f));
+                    };
+                    if let Some(ground) = WorkedGround::build_cancellable(&core, &params, &report, &cancel) {
+                        let _ = tx.send(Message::Done(Arc::new(ground.planet)));
+                    }
+                }));
                 true
             }
             Err(e) => {
                 godot_error!("PlanetHeight: {e}");
-                self.field = None;
                 self.snapshot = None;
                 false
             }
         }
+    }
+
+    /// Whether a rebuild is running.
+    #[func]
+    fn is_building(&self) -> bool {
+        self.pending.is_some()
     }
 
     /// Metres above the datum of the ground in `direction` (NaN before a valid rebuild, or
@@ -150,19 +218,45 @@ impl PlanetHeight {
 }
 
 impl PlanetHeight {
-    /// The validated settings the field was built from, rebuilding first if an edit is
-    /// pending.
+    /// The validated settings the ground is built from, starting a rebuild first if an edit
+    /// is pending.
     pub fn snapshot(&mut self) -> Option<&watershed::WorldSettings> {
-        if self.dirty || self.field.is_none() {
+        if self.dirty || (self.field.is_none() && self.pending.is_none()) {
             self.regenerate();
         }
         self.snapshot.as_ref()
     }
 
+    /// The ground, rebuilding first if an edit is pending and waiting for a running rebuild.
     fn field(&mut self) -> Option<Arc<watershed::PlanetHeight>> {
-        if self.dirty || self.field.is_none() {
+        if self.dirty || (self.field.is_none() && self.pending.is_none()) {
             self.regenerate();
         }
+        while self.field.is_none() {
+            let message = self.pending.as_ref()?.recv();
+            match message {
+                Ok(message) => self.take(message),
+                Err(_) => self.pending = None,
+            }
+        }
         self.field.clone()
+    }
+
+    /// Acts on one message from the rebuild.
+    fn take(&mut self, message: Message) {
+        match message {
+            Message::Progress(stage, fraction) => {
+                emit_deferred(
+                    self.to_gd().upcast(),
+                    "progress",
+                    &[stage.to_variant(), fraction.to_variant()],
+                );
+            }
+            Message::Done(field) => {
+                self.pending = None;
+                self.field = Some(field);
+                emit_deferred(self.to_gd().upcast(), "regenerated", &[]);
+            }
+        }
     }
 }

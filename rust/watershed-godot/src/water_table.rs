@@ -168,6 +168,14 @@ impl WaterTable {
         self.world().map_or(f64::NAN, |w| or_nan(w.mill_rate_rad_s(p, radius_m, dip_m)))
     }
 
+    /// Where a mill stands: the unit direction of the middle of the largest river reach
+    /// that holds river water (not the sea or a lake); `Vector3.ZERO` before a solve or on a
+    /// world without rivers.
+    #[func]
+    fn mill_site(&self) -> Vector3 {
+        self.world().and_then(|w| w.mill_site()).map_or(Vector3::ZERO, to_vector3)
+    }
+
     /// The wave parameters as shader uniforms: `wave_dir_0..3` (Vector3), `wave_0..3`
     /// (Vector4: wavelength m, amplitude m, steepness, speed m/s), `sea_level_m`,
     /// `radius_m`, `gravity`. Empty on a world without a sea.
