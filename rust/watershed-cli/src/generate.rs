@@ -119,7 +119,12 @@ fn drainage_report(world: &World) -> serde_json::Value {
         "mouths": s.mouths,
         "max_strahler": s.max_strahler,
         "largest_catchment": { "nodes": s.largest_catchment_nodes, "km2": s.largest_catchment_m2 / 1e6 },
-        "invariants": { "uphill": s.uphill, "no_path": s.no_path, "underwater_rivers": s.underwater_rivers },
+        "invariants": {
+            "uphill": s.uphill,
+            "no_path": s.no_path,
+            "underwater_rivers": s.underwater_rivers,
+            "ground_uphill": s.ground_uphill,
+        },
     })
 }
 

@@ -14,6 +14,20 @@ fn check_invariants(world: &World) {
     let d = &world.drainage;
     let s = &d.stats;
     assert_eq!((s.uphill, s.no_path, s.underwater_rivers), (0, 0, 0), "{name}: invariants");
+    // Settled: on a world with lakes every dry node falls to its receiver in the ground
+    // itself (the heights an export writes), not only on the routing surface.
+    if world.settings.lakes {
+        assert_eq!(s.ground_uphill, 0, "{name}: dry nodes without a lower receiver");
+        for (i, r) in d.receivers.iter().enumerate() {
+            let dry = matches!(d.kind[i], NodeKind::Land | NodeKind::River);
+            if let (true, Some(r)) = (dry, r.receiver()) {
+                assert!(
+                    world.heights[r.index()] < world.heights[i],
+                    "{name}: {i} stands on a flat or in a hollow"
+                );
+            }
+        }
+    }
     // Receivers are neighbours, strictly lower on the routing surface.
     for (i, r) in d.receivers.iter().enumerate() {
         if let Some(r) = r.receiver() {

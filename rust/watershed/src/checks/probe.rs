@@ -99,6 +99,12 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
     out.push(line(format!("{w}/uphill_receivers"), s.uphill, s.uphill == 0, 0));
     out.push(line(format!("{w}/no_path_to_outlet"), s.no_path, s.no_path == 0, 0));
     out.push(line(format!("{w}/underwater_rivers"), s.underwater_rivers, s.underwater_rivers == 0, 0));
+    out.push(line(
+        format!("{w}/dry_ground_falls"),
+        s.ground_uphill,
+        s.ground_uphill == 0 || !settings.lakes,
+        "0 dry nodes without a lower receiver (a world with lakes)",
+    ));
     let km2 = s.largest_catchment_m2 / 1e6;
     out.push(line(
         format!("{w}/largest_catchment"),

@@ -152,6 +152,10 @@ pub struct DrainageStats {
     pub no_path: usize,
     /// Invariant (0): river nodes under the sea surface.
     pub underwater_rivers: usize,
+    /// Dry nodes (land and river) whose receiver stands at or above them on the ground
+    /// itself, not only on the routing surface: hollows and flats nothing filled (0 on a
+    /// settled world with lakes).
+    pub ground_uphill: usize,
 }
 
 /// The solved drainage of one surface.
@@ -396,6 +400,9 @@ pub fn solve_cancellable<T: Topology>(
         if let Some(r) = receivers[i].receiver() {
             if routing[r.index()] >= routing[i] {
                 stats.uphill += 1;
+            }
+            if matches!(kind[i], NodeKind::Land | NodeKind::River) && heights[r.index()] >= heights[i] {
+                stats.ground_uphill += 1;
             }
             // A catchment reaches an outlet where the receiver is one.
             if receivers[r.index()].receiver().is_none() && catchment_m2[i] > stats.largest_catchment_m2 {
