@@ -4,17 +4,10 @@
 use crate::convert::{checked_direction, emit_deferred, to_vector3};
 use crate::planet_height::PlanetHeight;
 use crate::registry;
+use crate::worker::{Report, Worker};
 use godot::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use watershed::World;
-
-enum Message {
-    Progress(&'static str, f64),
-    Done(Arc<World>),
-}
 
 /// Solves where every point of the planet drains: the lattice, receivers, lakes, catchments
 /// and rivers, then the channels and the water table, on a worker thread. Points at a
@@ -35,11 +28,7 @@ pub struct DrainageSolver {
     /// solved twice).
     solving: Option<watershed::WorldSettings>,
     handle: i64,
-    pending: Option<Receiver<Message>>,
-    /// Set to stop the running solve at its next stage.
-    cancel: Arc<AtomicBool>,
-    /// The thread of the running (or last) solve.
-    worker: Option<JoinHandle<()>>,
+    worker: Worker<Arc<World>>,
     base: Base<Node>,
 }
 
@@ -59,19 +48,16 @@ impl INode for DrainageSolver {
     }
 
     fn process(&mut self, _delta: f64) {
-        let Some(rx) = self.pending.as_ref() else { return };
-        let messages: Vec<Message> = rx.try_iter().collect();
-        for message in messages {
-            match message {
-                Message::Progress(stage, fraction) => {
+        for report in self.worker.reports() {
+            match report {
+                Report::Progress(stage, fraction) => {
                     emit_deferred(
                         self.to_gd().upcast(),
                         "progress",
                         &[stage.to_variant(), fraction.to_variant()],
                     );
                 }
-                Message::Done(world) => {
-                    self.pending = None;
+                Report::Done(world) => {
                     registry::release(self.handle);
                     self.handle = registry::register(world.clone());
                     self.world = Some(world);
@@ -96,7 +82,6 @@ pub fn solved_world(solver: Option<&Gd<DrainageSolver>>, who: &str) -> Option<Ar
 
 impl Drop for DrainageSolver {
     fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
         registry::release(self.handle);
     }
 }
@@ -145,26 +130,12 @@ impl DrainageSolver {
         let args = [(estimate.bytes as i64).to_variant(), estimate.seconds.to_variant()];
         emit_deferred(self.to_gd().upcast(), "estimated", &args);
         self.solving = Some(settings.clone());
-        // A new solve supersedes the running one: flag it to stop at its next stage, and
-        // start only once it has, so at most one solve of this solver runs at a time.
-        self.cancel.store(true, Ordering::Relaxed);
-        let cancel = Arc::new(AtomicBool::new(false));
-        self.cancel = cancel.clone();
-        let superseded = self.worker.take();
-        let (tx, rx) = channel();
-        self.pending = Some(rx);
-        self.worker = Some(std::thread::spawn(move || {
-            if let Some(previous) = superseded {
-                let _ = previous.join();
-            }
-            let progress_tx = tx.clone();
-            let report = move |stage, f| {
-                let _ = progress_tx.send(Message::Progress(stage, f));
-            };
-            if let Some(world) = World::build_cancellable(&settings, &report, &cancel) {
-                let _ = tx.send(Message::Done(Arc::new(world)));
-            }
-        }));
+        // A new solve supersedes the running one: the worker flags it to stop at its next
+        // stage and starts this one only once it has, so at most one solve of this solver
+        // runs at a time.
+        self.worker.start(move |progress, cancel| {
+            World::build_cancellable(&settings, progress, cancel).map(Arc::new)
+        });
         true
     }
 
@@ -185,7 +156,7 @@ impl DrainageSolver {
     /// Whether a solve is running.
     #[func]
     fn is_solving(&self) -> bool {
-        self.pending.is_some()
+        self.worker.is_running()
     }
 
     /// The handle of the solved world for `WatershedVoxel` (0 before the first solve).

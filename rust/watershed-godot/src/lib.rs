@@ -14,6 +14,7 @@ mod reach_carver;
 mod registry;
 mod voxel_bridge;
 mod water_table;
+mod worker;
 mod world_catalog;
 mod world_settings;
 

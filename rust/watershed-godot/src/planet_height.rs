@@ -1,18 +1,11 @@
 //! `PlanetHeight`: the planet's ground field as a node.
 
 use crate::convert::{checked_direction, checked_directions, emit_deferred, to_dvec3, to_vector3};
+use crate::worker::{Report, Worker};
 use crate::world_settings::WorldSettings;
 use godot::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use watershed::{Block, BlockFill, DrainageParams, SeaState, WorkedGround};
-
-enum Message {
-    Progress(&'static str, f64),
-    Done(Arc<watershed::PlanetHeight>),
-}
 
 /// The planet's ground: metres above the datum for any direction. Holds a `WorldSettings`;
 /// editing it rebuilds the ground once, on a worker thread: the natural field on the
@@ -30,11 +23,7 @@ pub struct PlanetHeight {
     field: Option<Arc<watershed::PlanetHeight>>,
     snapshot: Option<watershed::WorldSettings>,
     dirty: bool,
-    pending: Option<Receiver<Message>>,
-    /// Set to stop the running build at its next stage.
-    cancel: Arc<AtomicBool>,
-    /// The thread of the running (or last) build.
-    worker: Option<JoinHandle<()>>,
+    worker: Worker<Arc<watershed::PlanetHeight>>,
     base: Base<Node3D>,
 }
 
@@ -45,17 +34,9 @@ impl INode3D for PlanetHeight {
     }
 
     fn process(&mut self, _delta: f64) {
-        let Some(rx) = self.pending.as_ref() else { return };
-        let messages: Vec<Message> = rx.try_iter().collect();
-        for message in messages {
-            self.take(message);
+        for report in self.worker.reports() {
+            self.take(report);
         }
-    }
-}
-
-impl Drop for PlanetHeight {
-    fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
     }
 }
 
@@ -110,9 +91,8 @@ impl PlanetHeight {
     #[func]
     fn regenerate(&mut self) -> bool {
         self.dirty = false;
-        self.cancel.store(true, Ordering::Relaxed);
+        self.worker.cancel();
         self.field = None;
-        self.pending = None;
         let Some(settings) = self.settings.clone() else {
             godot_error!("PlanetHeight: no WorldSettings");
             self.snapshot = None;
@@ -122,24 +102,11 @@ impl PlanetHeight {
         match snapshot {
             Ok(core) => {
                 self.snapshot = Some(core.clone());
-                let cancel = Arc::new(AtomicBool::new(false));
-                self.cancel = cancel.clone();
-                let superseded = self.worker.take();
-                let (tx, rx) = channel();
-                self.pending = Some(rx);
-                self.worker = Some(std::thread::spawn(move || {
-                    if let Some(previous) = superseded {
-                        let _ = previous.join();
-                    }
+                self.worker.start(move |progress, cancel| {
                     let params = DrainageParams::for_world(&core, SeaState::for_world(&core).storm_crest_m());
-                    let progress_tx = tx.clone();
-                    let report = move |stage, f| {
-                        let _ = progress_tx.send(Message::Progress(stage, f));
-                    };
-                    if let Some(ground) = WorkedGround::build_cancellable(&core, &params, &report, &cancel) {
-                        let _ = tx.send(Message::Done(Arc::new(ground.planet)));
-                    }
-                }));
+                    WorkedGround::build_cancellable(&core, &params, progress, cancel)
+                        .map(|g| Arc::new(g.planet))
+                });
                 true
             }
             Err(e) => {
@@ -153,7 +120,7 @@ impl PlanetHeight {
     /// Whether a rebuild is running.
     #[func]
     fn is_building(&self) -> bool {
-        self.pending.is_some()
+        self.worker.is_running()
     }
 
     /// Metres above the datum of the ground in `direction` (NaN before a valid rebuild, or
@@ -221,7 +188,7 @@ impl PlanetHeight {
     /// The validated settings the ground is built from, starting a rebuild first if an edit
     /// is pending.
     pub fn snapshot(&mut self) -> Option<&watershed::WorldSettings> {
-        if self.dirty || (self.field.is_none() && self.pending.is_none()) {
+        if self.dirty || (self.field.is_none() && !self.worker.is_running()) {
             self.regenerate();
         }
         self.snapshot.as_ref()
@@ -229,31 +196,27 @@ impl PlanetHeight {
 
     /// The ground, rebuilding first if an edit is pending and waiting for a running rebuild.
     fn field(&mut self) -> Option<Arc<watershed::PlanetHeight>> {
-        if self.dirty || (self.field.is_none() && self.pending.is_none()) {
+        if self.dirty || (self.field.is_none() && !self.worker.is_running()) {
             self.regenerate();
         }
         while self.field.is_none() {
-            let message = self.pending.as_ref()?.recv();
-            match message {
-                Ok(message) => self.take(message),
-                Err(_) => self.pending = None,
-            }
+            let report = self.worker.wait()?;
+            self.take(report);
         }
         self.field.clone()
     }
 
-    /// Acts on one message from the rebuild.
-    fn take(&mut self, message: Message) {
-        match message {
-            Message::Progress(stage, fraction) => {
+    /// Acts on one report from the rebuild.
+    fn take(&mut self, report: Report<Arc<watershed::PlanetHeight>>) {
+        match report {
+            Report::Progress(stage, fraction) => {
                 emit_deferred(
                     self.to_gd().upcast(),
                     "progress",
                     &[stage.to_variant(), fraction.to_variant()],
                 );
             }
-            Message::Done(field) => {
-                self.pending = None;
+            Report::Done(field) => {
                 self.field = Some(field);
                 emit_deferred(self.to_gd().upcast(), "regenerated", &[]);
             }
