@@ -47,11 +47,6 @@ impl ErodedField {
         ErodedField { lattice, natural_share, delta_m, gradient, support }
     }
 
-    /// The change at every node, metres.
-    pub fn delta_m(&self) -> &[f64] {
-        &self.delta_m
-    }
-
     /// Share of the natural ground the worked ground keeps, 0..=1.
     pub fn natural_share(&self) -> f64 {
         self.natural_share

@@ -296,11 +296,6 @@ impl PlanetHeight {
         self
     }
 
-    /// What erosion and sediment did to this ground, if anything.
-    pub fn eroded(&self) -> Option<&ErodedField> {
-        self.eroded.as_ref()
-    }
-
     /// Whether unit direction `p` lies in the basin shaped for the world's lake (its bowl and
     /// rim): ground that erosion leaves as it is.
     pub fn in_lake_basin(&self, p: DVec3) -> bool {
