@@ -14,6 +14,8 @@ fn check_invariants(world: &World) {
     let d = &world.drainage;
     let s = &d.stats;
     assert_eq!((s.uphill, s.no_path, s.underwater_rivers), (0, 0, 0), "{name}: invariants");
+    // A NaN compares false with everything and would pass every check below unseen.
+    assert!(world.heights.iter().all(|h| h.is_finite()), "{name}: a height is not a number");
     // Settled: on a world with lakes every dry node falls to its receiver in the ground
     // itself (the heights an export writes), not only on the routing surface.
     if world.settings.lakes {

@@ -176,7 +176,8 @@ fn uplift_share<T: Topology>(
                 return 0.0;
             }
             let x = inland[i] / erosion.range_m;
-            let coast = x * (1.0 - x).exp();
+            // No coast anywhere (a world without a sea): the pattern's limit far inland, 0.
+            let coast = if x.is_finite() { x * libm::exp(1.0 - x) } else { 0.0 };
             erosion.coastal * coast + (1.0 - erosion.coastal) * height[i]
         })
         .collect()
@@ -284,6 +285,25 @@ mod tests {
         }
         let top = (0..z.len()).filter(|&i| !held[i]).map(|i| eroded[i]).fold(f64::MIN, f64::max);
         assert!((top - 10.0).abs() < 1e-9, "scaled to the natural top: {top}");
+    }
+
+    /// Without a sea every node is land and none is near a coast: the rock still rises
+    /// where the natural ground is high, and no height becomes NaN.
+    #[test]
+    fn a_world_without_a_sea_erodes_to_finite_heights() {
+        let (grid, z) = island();
+        let mut erosion = erosion(10);
+        erosion.coastal = 0.85;
+        let all_land = vec![true; z.len()];
+        let share = uplift_share(&grid, &z, &all_land, -5.0, 10.0, &erosion);
+        assert!(share.iter().all(|s| (0.0..=1.0).contains(s)), "{share:?}");
+        let no_sea = DrainageParams::outlets(None, false);
+        let held = vec![false; z.len()];
+        let eroded =
+            erode_planet(&grid, &z, &held, &erosion, &no_sea, &AtomicBool::new(false), &mut |_, _, _| {})
+                .expect("not cancelled");
+        assert!(eroded.iter().all(|h| h.is_finite()), "{eroded:?}");
+        assert!(eroded != z, "the ground wore");
     }
 
     #[test]

@@ -95,6 +95,7 @@ pub(crate) fn stream_power_step<T: Topology>(
 ) {
     let routing = route(topo, heights, outlets);
     let dt = model.dt_yr;
+    let power = area_power(&routing.catchment_m2, model.m);
     for &i in routing.order.iter().rev() {
         let Outlet::Flows(r) = routing.receivers[i] else { continue };
         if tectonics.held[i] {
@@ -112,7 +113,7 @@ pub(crate) fn stream_power_step<T: Topology>(
             };
             continue;
         }
-        let f = model.k * dt * routing.catchment_m2[i].powf(model.m) / topo.distance_m(i, r);
+        let f = model.k * dt * power[i] / topo.distance_m(i, r);
         heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]).max(tectonics.floor_m);
     }
     if model.diffusion_m2_per_yr > 0.0 {
@@ -129,6 +130,16 @@ pub(crate) fn stream_power_step<T: Topology>(
     }
 }
 
+/// Each catchment (m²) raised to `m`: the square root, correctly rounded on every machine,
+/// for the usual `m = 0.5`.
+fn area_power(catchment_m2: &[f64], m: f64) -> Vec<f64> {
+    if m == 0.5 {
+        catchment_m2.par_iter().map(|a| a.sqrt()).collect()
+    } else {
+        catchment_m2.par_iter().map(|&a| libm::pow(a, m)).collect()
+    }
+}
+
 /// The most explicit diffusion sub-steps in one erosion step.
 pub const MAX_DIFFUSION_SUBSTEPS: usize = 4;
 
@@ -139,28 +150,36 @@ pub const MAX_DIFFUSION_SUBSTEPS: usize = 4;
 /// `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or eight neighbours.
 fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt: f64) {
     let n = topo.len();
-    let stiffness = |i: usize| {
-        let k = topo.neighbors(i).count().max(1) as f64;
-        4.0 / k * topo.neighbors(i).map(|j| topo.distance_m(i, j).powi(-2)).sum::<f64>()
+    // Per node: its neighbour count, Σ 1/d² and Σ (z_j − z_i)/d² over its neighbours, metres.
+    let sums = |i: usize, z: &[f64]| {
+        let (mut k, mut stiffness, mut pull) = (0usize, 0.0, 0.0);
+        for j in topo.neighbors(i) {
+            let inverse_square = topo.distance_m(i, j).powi(-2);
+            k += 1;
+            stiffness += inverse_square;
+            pull += (z[j] - z[i]) * inverse_square;
+        }
+        (k.max(1) as f64, stiffness, pull)
     };
-    let worst = (0..n).into_par_iter().map(stiffness).reduce(|| 0.0, f64::max);
+    let worst = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let (k, stiffness, _) = sums(i, heights);
+            4.0 / k * stiffness
+        })
+        .reduce(|| 0.0, f64::max);
     let substeps = (kappa_dt * worst / 0.45).ceil().clamp(1.0, MAX_DIFFUSION_SUBSTEPS as f64);
     let h = (kappa_dt / substeps).min(0.45 / worst.max(f64::MIN_POSITIVE));
+    let mut next = vec![0.0; n];
     for _ in 0..substeps as usize {
-        let next: Vec<f64> = (0..n)
-            .into_par_iter()
-            .map(|i| {
-                if fixed[i] {
-                    return heights[i];
-                }
-                let k = topo.neighbors(i).count().max(1) as f64;
-                let sum: f64 = topo
-                    .neighbors(i)
-                    .map(|j| (heights[j] - heights[i]) / topo.distance_m(i, j).powi(2))
-                    .sum();
-                heights[i] + h * 4.0 / k * sum
-            })
-            .collect();
+        next.par_iter_mut().enumerate().for_each(|(i, out)| {
+            *out = if fixed[i] {
+                heights[i]
+            } else {
+                let (k, _, pull) = sums(i, heights);
+                heights[i] + h * 4.0 / k * pull
+            };
+        });
         heights.copy_from_slice(&next);
     }
 }

@@ -13,29 +13,79 @@ pub struct Grid {
     pub cell_m: f64,
 }
 
-/// Neighbour offsets (row, column) in ascending index order.
-const D8: [(isize, isize); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+/// The neighbours of one cell: bit `k` of `present` set for each direction `k` that stays on
+/// the grid, in ascending index order: up-left, up, up-right, left, right, down-left, down,
+/// down-right.
+struct Neighbours {
+    cell: usize,
+    width: usize,
+    present: u8,
+}
+
+impl Iterator for Neighbours {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.present == 0 {
+            return None;
+        }
+        let k = self.present.trailing_zeros();
+        self.present &= self.present - 1;
+        let (i, w) = (self.cell, self.width);
+        Some(match k {
+            0 => i - w - 1,
+            1 => i - w,
+            2 => i - w + 1,
+            3 => i - 1,
+            4 => i + 1,
+            5 => i + w - 1,
+            6 => i + w,
+            _ => i + w + 1,
+        })
+    }
+}
 
 impl Topology for Grid {
     fn len(&self) -> usize {
         self.width * self.height
     }
 
+    #[inline]
     fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let (row, col) = ((i / self.width) as isize, (i % self.width) as isize);
-        let (w, h) = (self.width as isize, self.height as isize);
-        D8.iter().filter_map(move |&(dr, dc)| {
-            let (r, c) = (row + dr, col + dc);
-            (r >= 0 && r < h && c >= 0 && c < w).then(|| (r * w + c) as usize)
-        })
+        let (w, h) = (self.width, self.height);
+        let (row, col) = (i / w, i % w);
+        let mut present = u8::MAX;
+        if row == 0 {
+            present &= !0b0000_0111;
+        }
+        if row + 1 == h {
+            present &= !0b1110_0000;
+        }
+        if col == 0 {
+            present &= !0b0010_1001;
+        }
+        if col + 1 == w {
+            present &= !0b1001_0100;
+        }
+        Neighbours { cell: i, width: w, present }
     }
 
+    #[inline]
     fn area_m2(&self, _i: usize) -> f64 {
         self.cell_m * self.cell_m
     }
 
+    #[inline]
     fn distance_m(&self, a: usize, b: usize) -> f64 {
-        let diagonal = a / self.width != b / self.width && a % self.width != b % self.width;
+        // Past two columns the index steps of the three kinds of neighbour differ: 1 along a
+        // row, `width` along a column, `width ± 1` diagonally.
+        let diagonal = if self.width > 2 {
+            let step = a.abs_diff(b);
+            step != 1 && step != self.width
+        } else {
+            a / self.width != b / self.width && a % self.width != b % self.width
+        };
         if diagonal {
             self.cell_m * std::f64::consts::SQRT_2
         } else {
@@ -46,5 +96,37 @@ impl Topology for Grid {
     fn on_edge(&self, i: usize) -> bool {
         let (row, col) = (i / self.width, i % self.width);
         row == 0 || col == 0 || row + 1 == self.height || col + 1 == self.width
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Neighbour offsets (row, column) in ascending index order.
+    const D8: [(isize, isize); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
+
+    /// Neighbours and their distances agree with the row/column definition on every cell of
+    /// small grids, the narrow ones included.
+    #[test]
+    fn neighbours_and_distances_follow_rows_and_columns() {
+        for (width, height) in [(1, 1), (1, 4), (2, 3), (3, 2), (3, 3), (4, 5), (7, 1)] {
+            let grid = Grid { width, height, cell_m: 2.0 };
+            for i in 0..grid.len() {
+                let (row, col) = ((i / width) as isize, (i % width) as isize);
+                let expected: Vec<usize> = D8
+                    .iter()
+                    .map(|(dr, dc)| (row + dr, col + dc))
+                    .filter(|&(r, c)| r >= 0 && r < height as isize && c >= 0 && c < width as isize)
+                    .map(|(r, c)| r as usize * width + c as usize)
+                    .collect();
+                assert_eq!(grid.neighbors(i).collect::<Vec<_>>(), expected, "{width}x{height} cell {i}");
+                for j in expected {
+                    let diagonal = j / width != i / width && j % width != i % width;
+                    let want = if diagonal { 2.0 * std::f64::consts::SQRT_2 } else { 2.0 };
+                    assert_eq!(grid.distance_m(i, j), want, "{width}x{height} {i}->{j}");
+                }
+            }
+        }
     }
 }
