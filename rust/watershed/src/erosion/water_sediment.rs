@@ -47,11 +47,22 @@ impl Default for WaterSediment {
 /// Neighbour offsets (row, column), the order every cell uses.
 const D8: [(isize, isize); 8] = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)];
 
-/// The state of one run: ground, water and sediment per cell.
+/// The state of one run: ground, water and sediment per cell, and the water surface the
+/// next step sees (ground + water + that step's rain).
 struct State {
     ground: Vec<f64>,
     water: Vec<f64>,
     sediment: Vec<f64>,
+    surface: Vec<f64>,
+}
+
+impl State {
+    /// Dry `ground` before the first step.
+    fn dry(ground: &[f64], model: &WaterSediment) -> Self {
+        let n = ground.len();
+        let surface = ground.iter().map(|g| g + 0.0 + model.rain_m).collect();
+        State { ground: ground.to_vec(), water: vec![0.0; n], sediment: vec![0.0; n], surface }
+    }
 }
 
 /// Runs `steps` steps of the model over `heights` (row-major, `grid.len()` of them),
@@ -71,7 +82,7 @@ pub fn erode_water_sediment(
     let n = grid.width * grid.height;
     assert_eq!(heights.len(), n, "one height per cell");
     let before = heights.to_vec();
-    let mut state = State { ground: heights.to_vec(), water: vec![0.0; n], sediment: vec![0.0; n] };
+    let mut state = State::dry(heights, model);
     let mut buffers = Buffers::new(n);
     for step in 1..=steps {
         step_once(grid, &mut state, model, &mut buffers);
@@ -87,21 +98,7 @@ pub fn erode_water_sediment(
 /// edge.
 #[inline]
 fn neighbours(grid: &Grid, wrap: bool, row: usize, col: usize) -> [Option<usize>; 8] {
-    let (w, h) = (grid.width, grid.height);
-    if row > 0 && col > 0 && row + 1 < h && col + 1 < w {
-        let i = row * w + col;
-        return [
-            Some(i - w - 1),
-            Some(i - w),
-            Some(i - w + 1),
-            Some(i - 1),
-            Some(i + 1),
-            Some(i + w - 1),
-            Some(i + w),
-            Some(i + w + 1),
-        ];
-    }
-    let (w, h) = (w as isize, h as isize);
+    let (w, h) = (grid.width as isize, grid.height as isize);
     D8.map(|(dr, dc)| {
         let (r, c) = (row as isize + dr, col as isize + dc);
         if wrap {
@@ -110,6 +107,24 @@ fn neighbours(grid: &Grid, wrap: bool, row: usize, col: usize) -> [Option<usize>
             (r >= 0 && r < h && c >= 0 && c < w).then(|| (r * w + c) as usize)
         }
     })
+}
+
+/// The eight neighbours of cell `i`, `width` cells to a row, away from the map's rim: the
+/// same cells in the same order as [`neighbours`], found by index offsets alone.
+#[inline(always)]
+fn inner_neighbours(i: usize, width: usize) -> [usize; 8] {
+    [i - width - 1, i - width, i - width + 1, i - 1, i + 1, i + width - 1, i + width, i + width + 1]
+}
+
+/// The columns `first..last` of `row` that lie away from the rim, where
+/// [`inner_neighbours`] holds (empty on the first and last rows).
+#[inline(always)]
+fn rim_columns(grid: &Grid, row: usize) -> (usize, usize) {
+    if row > 0 && row + 1 < grid.height && grid.width > 2 {
+        (1, grid.width - 1)
+    } else {
+        (grid.width, grid.width)
+    }
 }
 
 /// What one cell decided at the start of a step: its ground and sediment after picking up
@@ -122,88 +137,128 @@ struct Decided {
     per_square: f64,
 }
 
-/// The buffers of a run, reused every step: the water surface, what each cell decided and
-/// the next state.
+/// The buffers of a run, reused every step: what each cell decided and the next state.
 struct Buffers {
-    surface: Vec<f64>,
     decided: Vec<Decided>,
     next: State,
 }
 
 impl Buffers {
     fn new(n: usize) -> Self {
-        Buffers {
+        let next = State {
+            ground: vec![0.0; n],
+            water: vec![0.0; n],
+            sediment: vec![0.0; n],
             surface: vec![0.0; n],
-            decided: vec![Decided::default(); n],
-            next: State { ground: vec![0.0; n], water: vec![0.0; n], sediment: vec![0.0; n] },
-        }
+        };
+        Buffers { decided: vec![Decided::default(); n], next }
     }
 }
 
+/// Every cell's new ground (into `b.next`) and what it sends on (into `b.decided`).
 fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
     let w = grid.width;
-    b.surface.par_iter_mut().enumerate().for_each(|(i, out)| *out = s.ground[i] + s.water[i] + model.rain_m);
-    let surface = &b.surface;
+    let surface = &s.surface;
     b.decided.par_chunks_mut(w).zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each(
         |(row, (cells, next))| {
-            for (col, (out, next_ground)) in cells.iter_mut().zip(next).enumerate() {
+            let (first, last) = rim_columns(grid, row);
+            for col in (0..first).chain(last..w) {
+                let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
+                (next[col], cells[col]) = decide_cell(s, surface, model, row * w + col, around);
+            }
+            for col in first..last {
                 let i = row * w + col;
-                let water = s.water[i] + model.rain_m;
-                let (mut total, mut squares, mut biggest) = (0.0, 0.0, 0.0_f64);
-                for j in neighbours(grid, model.wrap, row, col).into_iter().flatten() {
-                    let drop = (surface[i] - surface[j]).max(0.0);
-                    total += drop;
-                    squares += drop * drop;
-                    biggest = biggest.max(drop);
-                }
-                let (mut ground, mut sediment) = (s.ground[i], s.sediment[i]);
-                let capacity = model.carry * total.sqrt() * water;
-                if sediment < capacity {
-                    let pick = ((capacity - sediment) * model.pickup).min(model.max_cut_m);
-                    ground -= pick;
-                    sediment += pick;
-                } else {
-                    let settle = (sediment - capacity) * model.settle;
-                    ground += settle;
-                    sediment -= settle;
-                }
-                // At most half the biggest drop leaves, so the surface never falls below a
-                // neighbour's.
-                let leaving =
-                    if water > 0.0 && squares > 0.0 { (0.5 * biggest).min(water) / water } else { 0.0 };
-                let per_square = if squares > 0.0 { leaving / squares } else { 0.0 };
-                *next_ground = ground;
-                *out = Decided { sediment, leaving, per_square };
+                (next[col], cells[col]) =
+                    decide_cell(s, surface, model, i, inner_neighbours(i, w).into_iter());
             }
         },
     );
+}
+
+/// Cell `i`'s new ground and what it decided, from the water `surface` towards `around`.
+#[inline(always)]
+fn decide_cell(
+    s: &State,
+    surface: &[f64],
+    model: &WaterSediment,
+    i: usize,
+    around: impl Iterator<Item = usize>,
+) -> (f64, Decided) {
+    let water = s.water[i] + model.rain_m;
+    let (mut total, mut squares, mut biggest) = (0.0, 0.0, 0.0_f64);
+    for j in around {
+        let drop = (surface[i] - surface[j]).max(0.0);
+        total += drop;
+        squares += drop * drop;
+        biggest = biggest.max(drop);
+    }
+    let (mut ground, mut sediment) = (s.ground[i], s.sediment[i]);
+    let capacity = model.carry * total.sqrt() * water;
+    if sediment < capacity {
+        let pick = ((capacity - sediment) * model.pickup).min(model.max_cut_m);
+        ground -= pick;
+        sediment += pick;
+    } else {
+        let settle = (sediment - capacity) * model.settle;
+        ground += settle;
+        sediment -= settle;
+    }
+    // At most half the biggest drop leaves, so the surface never falls below a neighbour's.
+    let leaving = if water > 0.0 && squares > 0.0 { (0.5 * biggest).min(water) / water } else { 0.0 };
+    let per_square = if squares > 0.0 { leaving / squares } else { 0.0 };
+    (ground, Decided { sediment, leaving, per_square })
 }
 
 /// One step: `s` becomes the state after it.
 fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers) {
     decide(grid, s, model, b);
     let w = grid.width;
-    let (d, surface) = (&b.decided, &b.surface);
+    let (d, surface) = (&b.decided, &s.surface);
     let water_in: &[f64] = &s.water;
     let next = &mut b.next;
-    next.water.par_chunks_mut(w).zip(next.sediment.par_chunks_mut(w)).enumerate().for_each(
-        |(row, (waters, sediments))| {
-            for (col, (out_water, out_sediment)) in waters.iter_mut().zip(sediments).enumerate() {
+    let outputs =
+        next.water.par_chunks_mut(w).zip(next.sediment.par_chunks_mut(w)).zip(next.surface.par_chunks_mut(w));
+    outputs.zip(next.ground.par_chunks(w)).enumerate().for_each(
+        |(row, (((waters, sediments), surfaces), grounds))| {
+            let mut store = |col: usize, (water, sediment): (f64, f64)| {
+                waters[col] = water * (1.0 - model.evaporate);
+                sediments[col] = sediment;
+                surfaces[col] = grounds[col] + waters[col] + model.rain_m;
+            };
+            let (first, last) = rim_columns(grid, row);
+            for col in (0..first).chain(last..w) {
+                let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
+                store(col, gather_cell(d, surface, water_in, model, row * w + col, around));
+            }
+            for col in first..last {
                 let i = row * w + col;
-                let kept = 1.0 - d[i].leaving;
-                let (mut water, mut sediment) = ((water_in[i] + model.rain_m) * kept, d[i].sediment * kept);
-                for j in neighbours(grid, model.wrap, row, col).into_iter().flatten() {
-                    let drop = (surface[j] - surface[i]).max(0.0);
-                    let share = d[j].per_square * drop * drop;
-                    water += (water_in[j] + model.rain_m) * share;
-                    sediment += d[j].sediment * share;
-                }
-                *out_water = water * (1.0 - model.evaporate);
-                *out_sediment = sediment;
+                store(col, gather_cell(d, surface, water_in, model, i, inner_neighbours(i, w).into_iter()));
             }
         },
     );
     std::mem::swap(s, &mut b.next);
+}
+
+/// Cell `i`'s water and sediment after the step: what it kept plus what runs in from
+/// `around`, before evaporation.
+#[inline(always)]
+fn gather_cell(
+    d: &[Decided],
+    surface: &[f64],
+    water_in: &[f64],
+    model: &WaterSediment,
+    i: usize,
+    around: impl Iterator<Item = usize>,
+) -> (f64, f64) {
+    let kept = 1.0 - d[i].leaving;
+    let (mut water, mut sediment) = ((water_in[i] + model.rain_m) * kept, d[i].sediment * kept);
+    for j in around {
+        let drop = (surface[j] - surface[i]).max(0.0);
+        let share = d[j].per_square * drop * drop;
+        water += (water_in[j] + model.rain_m) * share;
+        sediment += d[j].sediment * share;
+    }
+    (water, sediment)
 }
 
 #[cfg(test)]
@@ -220,15 +275,34 @@ mod tests {
             .collect()
     }
 
+    /// Away from the rim the offsets name the same cells, in the same order, as the general
+    /// rule, closed or wrapped; the first and last rows have no inner columns.
+    #[test]
+    fn inner_cells_have_the_same_neighbours_either_way() {
+        let grid = Grid { width: 6, height: 5, cell_m: 1.0 };
+        for row in 0..grid.height {
+            let (first, last) = rim_columns(&grid, row);
+            assert_eq!(first == last, row == 0 || row + 1 == grid.height);
+            for col in first..last {
+                let i = row * grid.width + col;
+                for wrap in [false, true] {
+                    let general: Vec<usize> =
+                        neighbours(&grid, wrap, row, col).into_iter().flatten().collect();
+                    assert_eq!(general, inner_neighbours(i, grid.width), "cell {i}, wrap {wrap}");
+                }
+            }
+        }
+    }
+
     /// Ground plus sediment is conserved: rain adds only water.
     #[test]
     fn ground_and_sediment_are_conserved() {
         let grid = Grid { width: 32, height: 32, cell_m: 1.0 };
         let z = valley(&grid);
         let n = z.len();
-        let mut state = State { ground: z.clone(), water: vec![0.0; n], sediment: vec![0.0; n] };
-        let mut buffers = Buffers::new(n);
         let model = WaterSediment::default();
+        let mut state = State::dry(&z, &model);
+        let mut buffers = Buffers::new(n);
         for _ in 0..50 {
             step_once(&grid, &mut state, &model, &mut buffers);
         }
