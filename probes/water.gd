@@ -52,7 +52,7 @@ func _run() -> void:
 	var clean: bool = stats["rising"] == 0 and stats["below_downstream"] == 0
 	lib.check("water/surfaces", clean, surfaces, "0 and 0")
 	var banks := "%d worst %.2f m" % [stats["bank_mismatches"], stats["worst_bank_m"]]
-	lib.info("water/bank_mismatches", banks)
+	lib.check("water/bank_mismatches", stats["bank_mismatches"] == 0, banks, "0 over 0.5 m")
 	var steps := "%d worst %.2f m" % [stats["steps"], stats["worst_step_m"]]
-	lib.info("water/steps", steps)
+	lib.check("water/steps", stats["steps"] == 0, steps, "0 over 1 m")
 	lib.finish(self)

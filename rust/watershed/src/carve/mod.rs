@@ -71,6 +71,10 @@ pub struct Reach {
     pub beds: Vec<f64>,
     /// Natural ground (before carving) under each bed point, metres above the datum.
     pub banks: Vec<f64>,
+    /// The lowest natural ground beside the channel (at both bank edges and
+    /// [`BANK_MARGIN_M`] past them) every [`BANK_SPACING_M`] from start to end, both ends
+    /// included, metres above the datum.
+    pub low_banks: Vec<f64>,
     /// How far before its end the bed is already at the level of what it flows into (the
     /// receiving channel's bed, or the lake's or sea's floor), metres.
     pub settle_m: f64,
@@ -152,6 +156,11 @@ pub fn profile_at(values: &[f64], t: f64) -> f64 {
 pub const BED_STEP_M: f64 = 1.0;
 /// Fewest pieces a bed is cut into, however short the reach.
 pub const MIN_BED_PIECES: usize = 16;
+/// The ground beside a channel is read this far apart along it, metres.
+pub const BANK_SPACING_M: f64 = 4.0;
+/// Beside a channel the ground is read at the bank edge and this far past it, metres: where
+/// the water's edge may fall.
+pub const BANK_MARGIN_M: f64 = 1.0;
 
 /// Counts for reports and the carve tests.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -238,6 +247,26 @@ impl Carve {
                     .collect()
             })
             .collect();
+        // The lowest ground beside each channel: a bed is cut a channel's depth under it too,
+        // so on a slope across the stream the water stays inside its banks.
+        let low_banks: Vec<Vec<f64>> = rivers
+            .par_iter()
+            .map(|&i| {
+                let (a, b) = (positions[i], positions[receiver(i)]);
+                let edge = half_width(drainage.catchment_m2[i]);
+                let side = sphere::unit((b - a).cross(a + b)) / radius;
+                let count = ((length(i) / BANK_SPACING_M).ceil() as usize).max(1);
+                (0..=count)
+                    .map(|k| {
+                        let centre = a + (b - a) * (k as f64 / count as f64);
+                        [edge, -edge, edge + BANK_MARGIN_M, -edge - BANK_MARGIN_M]
+                            .map(|x| planet.height_unit(sphere::unit(centre + side * x)))
+                            .into_iter()
+                            .fold(f64::INFINITY, f64::min)
+                    })
+                    .collect()
+            })
+            .collect();
         // Every stream meets what it flows into before reaching it: a river's bed by the
         // receiving channel's bank (plus a margin), a lake's or the sea's floor by its own.
         let settle = |i: usize| -> f64 {
@@ -251,18 +280,25 @@ impl Carve {
         };
         let mut node_bed: Vec<f64> = (0..n).map(|i| heights[i] - depth(drainage.catchment_m2[i])).collect();
         let mut beds: Vec<Vec<f64>> = natural.iter().map(|n| vec![0.0; n.len()]).collect();
-        // Upstream first: each bed follows the natural ground down and never rises; the
-        // receiver's bed is lowered to meet it.
+        // Upstream first: each bed follows the natural ground down, a channel's depth under
+        // it and under the ground beside it, and never rises; the receiver's bed is lowered to
+        // meet it.
         for &i in order.iter().filter(|&&i| slot[i] != u32::MAX) {
             let k = slot[i] as usize;
             let d = depth(drainage.catchment_m2[i]);
             let b = &mut beds[k];
             let last = b.len() - 1;
-            b[0] = node_bed[i];
             let r = receiver(i);
+            let floor = |p: usize| {
+                if p == last && !is_river(r) {
+                    natural[k][p]
+                } else {
+                    natural[k][p].min(profile_at(&low_banks[k], p as f64 / last as f64)) - d
+                }
+            };
+            b[0] = node_bed[i].min(floor(0));
             for p in 1..=last {
-                let floor = if p == last && !is_river(r) { natural[k][p] } else { natural[k][p] - d };
-                b[p] = b[p - 1].min(floor);
+                b[p] = b[p - 1].min(floor(p));
             }
             if is_river(r) {
                 node_bed[r] = node_bed[r].min(b[last]);
@@ -293,7 +329,8 @@ impl Carve {
             .iter()
             .zip(beds)
             .zip(natural)
-            .map(|((&i, beds), banks)| {
+            .zip(low_banks)
+            .map(|(((&i, beds), banks), low_banks)| {
                 let r = receiver(i);
                 let ends_in = match kind[r] {
                     NodeKind::Sea => ReachEnd::Sea,
@@ -313,6 +350,7 @@ impl Carve {
                     half_width_m: half_width(c),
                     beds,
                     banks,
+                    low_banks,
                     settle_m: settle(i),
                     ends_in,
                     drop_m,

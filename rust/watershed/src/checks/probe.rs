@@ -138,14 +138,15 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
         ws.rising == 0 && ws.below_downstream == 0,
         "0 and 0",
     ));
-    out.push(ProbeLine {
-        name: format!("{w}/bank_mismatches"),
-        value: format!(
+    out.push(line(
+        format!("{w}/bank_mismatches"),
+        format!(
             "{} worst {:.2} m; steps {} worst {:.2} m",
             ws.bank_mismatches, ws.worst_bank_m, ws.steps, ws.worst_step_m
         ),
-        verdict: Verdict::Pass,
-    });
+        ws.bank_mismatches == 0 && ws.steps == 0,
+        "0 over 0.5 m and 0 steps over 1 m",
+    ));
 
     out.push(mill_probe(&world));
     out.push(buoyancy_probe(&world));

@@ -21,14 +21,13 @@ use rayon::prelude::*;
 pub const SEA_CLEARANCE_M: f64 = 0.02;
 /// A river's surface eases into the level of the lake it enters over this distance, metres.
 pub const LAKE_BLEND_M: f64 = 300.0;
-/// A lake covers the dry banks of a river's last stretch into it out to this many channel
-/// half-widths from the centre line.
+/// A lake covers the dry banks of a river it holds up (its last stretch into the lake, and
+/// any reach above whose surface backwater brings to the lake's level) out to this many
+/// channel half-widths from the centre line.
 pub const LAKE_SHORE_WIDTHS: f64 = 3.0;
 /// Runoff of a world with climate 0, metres of water per second over the catchment (a wet
 /// game world's rate, about 86 mm a day; climate -1 gives a quarter of it, +1 four times).
 pub const BASE_RUNOFF_M_S: f64 = 1.0e-6;
-/// Bank heights are sampled this far apart along a reach, metres.
-const BANK_SPACING_M: f64 = 4.0;
 /// A river surface stays at least this far under the lower bank, metres.
 const BANK_FREEBOARD_M: f64 = 0.2;
 /// Water at least this deep stays in a channel even where the blend into a lake would drop
@@ -117,6 +116,10 @@ pub struct WaterStats {
 pub struct WaterLevels {
     /// Surface level at each bed point of each reach, metres (same order as the reaches).
     pub reach_levels: Vec<Vec<f64>>,
+    /// Per reach, the level of the lake that holds its water up (metres), when it flows
+    /// into a lake or its surface ends at the level of the lake ahead (backwater): its dry
+    /// banks lie under that lake out to [`LAKE_SHORE_WIDTHS`] half-widths.
+    pub lake_held: Vec<Option<f64>>,
     /// Flow in each reach.
     pub reach_flows: Vec<ReachFlow>,
     /// The sea's waves, when the world has a sea.
@@ -154,8 +157,6 @@ impl WaterLevels {
         // a low bank upstream is not lifted over it again by backwater from below.
         let mut inflow = vec![f64::INFINITY; n];
         let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
-        // The banks read only the ground: sampled for every reach at once, in parallel.
-        let all_low_banks: Vec<Vec<f64>> = reaches.par_iter().map(|r| low_banks(world, r)).collect();
         for &i in order {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
@@ -164,13 +165,12 @@ impl WaterLevels {
                 ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0)),
                 _ => None,
             });
-            let low_banks = &all_low_banks[k];
             let mut cap = inflow[i];
             let levels: Vec<f64> = (0..=pieces)
                 .map(|p| {
                     let (bed, bank) = (reach.beds[p], reach.banks[p]);
                     let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
-                    let low_bank = profile_at(low_banks, p as f64 / pieces as f64);
+                    let low_bank = profile_at(&reach.low_banks, p as f64 / pieces as f64);
                     let mut level =
                         (bed + settings.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
                     if let Some((lake, dist)) = ahead.filter(|(lake, _)| level > *lake) {
@@ -207,23 +207,22 @@ impl WaterLevels {
             .map(|(r, levels)| flow(world, r, profile_at(levels, 0.5), runoff_m_s))
             .collect();
         let sea = settings.sea.then(|| SeaState::for_world(settings));
-        WaterLevels { reach_levels, reach_flows, sea, runoff_m_s }
+        let lake_held = reaches
+            .iter()
+            .zip(&reach_levels)
+            .map(|(reach, levels)| {
+                let to = reach.to.index();
+                match reach.ends_in {
+                    ReachEnd::Lake => Some(d.water_level_m[to]),
+                    ReachEnd::Sea => None,
+                    ReachEnd::River => lake_ahead[to]
+                        .map(|(lake, _)| lake)
+                        .filter(|&lake| levels.last().is_some_and(|&end| end <= lake)),
+                }
+            })
+            .collect();
+        WaterLevels { reach_levels, lake_held, reach_flows, sea, runoff_m_s }
     }
-}
-
-/// The lower of the natural ground at the two bank edges, every [`BANK_SPACING_M`] along a
-/// reach (at least at both ends), metres above the datum.
-fn low_banks(world: &Terrain, reach: &Reach) -> Vec<f64> {
-    let count = ((reach.length_m / BANK_SPACING_M).ceil() as usize).max(1);
-    let ab = reach.end - reach.start;
-    let across =
-        sphere::unit(ab.cross(reach.start + reach.end)) * (reach.half_width_m / world.settings.radius_m);
-    (0..=count)
-        .map(|k| {
-            let centre = reach.start + ab * (k as f64 / count as f64);
-            world.planet.height(centre + across).min(world.planet.height(centre - across))
-        })
-        .collect()
 }
 
 /// Discharge and wetted cross-section of a reach at its middle, level `level_m`.
@@ -244,13 +243,27 @@ fn flow(world: &Terrain, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachF
 
 /// A reach's weight and level at unit direction `p` on a planet of `radius_m`, when its
 /// banks reach `p`: the level profile (`levels`, evenly spaced from start to end) at the
-/// point's position along the reach, continued past the ends at its mean slope.
-pub fn reach_contribution(reach: &Reach, levels: &[f64], p: DVec3, radius_m: f64) -> Option<(f64, f64)> {
+/// point's position along the reach. Past its lower end it falls as the reach it runs into
+/// does (`next`, with its levels) from its own end level; otherwise it continues past the
+/// ends at its mean slope.
+pub fn reach_contribution(
+    reach: &Reach,
+    levels: &[f64],
+    next: Option<(&Reach, &[f64])>,
+    p: DVec3,
+    radius_m: f64,
+) -> Option<(f64, f64)> {
     let t = chord_fraction(reach.start, reach.end, p);
     let across = (p - (reach.start + (reach.end - reach.start) * t)).length() * radius_m;
     let beyond = (-t).max(t - 1.0).max(0.0) * reach.length_m;
     let w = reach_weight(across, beyond, reach.half_width_m);
-    (w > 0.0).then(|| (w, profile_at(levels, t)))
+    let level = match (next, levels.last()) {
+        (Some((next, next_levels)), Some(&end)) if t > 1.0 && !next_levels.is_empty() => {
+            end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0]
+        }
+        _ => profile_at(levels, t),
+    };
+    (w > 0.0).then_some((w, level))
 }
 
 /// Weight of a reach at a point `across_m` from its line and `beyond_m` past its nearer end,
@@ -277,6 +290,7 @@ mod tests {
             half_width_m: 6.0,
             beds: vec![0.0; 17],
             banks: vec![4.0; 17],
+            low_banks: vec![4.0; 2],
             settle_m: 0.0,
             ends_in: ReachEnd::River,
             drop_m: 0.0,
@@ -302,8 +316,9 @@ mod tests {
             for off_deg in [0.0, 0.00002, -0.00003] {
                 let p = sphere::unit(at(s) + DVec3::Y * off_deg);
                 let (mut sum, mut weights) = (0.0, 0.0);
-                for (reach, levels) in &reaches {
-                    if let Some((w, level)) = reach_contribution(reach, levels, p, radius) {
+                for (k, (reach, levels)) in reaches.iter().enumerate() {
+                    let next = reaches.get(k + 1).map(|(r, l)| (r, l.as_slice()));
+                    if let Some((w, level)) = reach_contribution(reach, levels, next, p, radius) {
                         sum += w * level;
                         weights += w;
                     }

@@ -3,7 +3,6 @@
 
 use crate::cancel;
 use crate::carve::terrain::Terrain;
-use crate::carve::ReachEnd;
 use crate::drainage::{NodeKind, Stopwatch};
 use crate::math::geometry::segment_projection;
 use crate::math::sphere;
@@ -103,32 +102,37 @@ impl World {
         }
     }
 
-    /// The level of a lake over unit direction `p` (nearest node `node`): that node's lake, or of a
-    /// river entering a lake whose last stretch passes within [`LAKE_SHORE_WIDTHS`] channel
-    /// half-widths of `p` (the lake covers the channel's dry banks there).
+    /// The level of a lake over unit direction `p` (nearest node `node`): that node's lake, or
+    /// the lake holding up a river (see [`WaterLevels::lake_held`]) that passes within
+    /// [`LAKE_SHORE_WIDTHS`] channel half-widths of `p` (the lake covers the channel's dry
+    /// banks there).
     fn lake_level(&self, p: DVec3, node: usize, near: &[u32]) -> Option<f64> {
         if self.drainage.kind[node] == NodeKind::Lake {
             return Some(self.drainage.water_level_m[node]);
         }
         let radius = self.settings.radius_m;
         near.iter()
-            .map(|&id| &self.carve.reaches[id as usize])
-            .filter(|r| r.ends_in == ReachEnd::Lake)
-            .filter(|r| segment_projection(r.start, r.end, p).1 * radius < LAKE_SHORE_WIDTHS * r.half_width_m)
-            .map(|r| self.drainage.water_level_m[r.to.index()])
+            .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
+            .filter(|(r, _)| {
+                segment_projection(r.start, r.end, p).1 * radius < LAKE_SHORE_WIDTHS * r.half_width_m
+            })
+            .map(|(_, lake)| lake)
             .reduce(f64::max)
     }
 
     /// The river level at unit direction `p`: the bell-weighted average of the level
-    /// profiles of the reaches in `near` whose banks reach `p` (each continued past its ends
-    /// at its mean slope).
+    /// profiles of the reaches in `near` whose banks reach `p` (each continued past its ends,
+    /// see [`reach_contribution`]).
     fn river_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
         let radius = self.settings.radius_m;
         let (mut sum, mut weights) = (0.0, 0.0);
         for &id in near {
             let reach = &self.carve.reaches[id as usize];
+            let next = self.carve.reach_from(reach.to.index()).map(|next| {
+                (&self.carve.reaches[next.0 as usize], self.water.reach_levels[next.0 as usize].as_slice())
+            });
             if let Some((w, level)) =
-                reach_contribution(reach, &self.water.reach_levels[id as usize], p, radius)
+                reach_contribution(reach, &self.water.reach_levels[id as usize], next, p, radius)
             {
                 sum += w * level;
                 weights += w;
