@@ -71,9 +71,9 @@ pub struct Reach {
     pub beds: Vec<f64>,
     /// Natural ground (before carving) under each bed point, metres above the datum.
     pub banks: Vec<f64>,
-    /// The lowest natural ground beside the channel (at both bank edges and
-    /// [`BANK_MARGIN_M`] past them) every [`BANK_SPACING_M`] from start to end, both ends
-    /// included, metres above the datum.
+    /// The lower natural ground beside the channel, [`BANK_MARGIN_M`] past either bank
+    /// edge, every [`BANK_SPACING_M`] from start to end (both ends included), metres above
+    /// the datum.
     pub low_banks: Vec<f64>,
     /// How far before its end the bed is already at the level of what it flows into (the
     /// receiving channel's bed, or the lake's or sea's floor), metres.
@@ -158,8 +158,8 @@ pub const BED_STEP_M: f64 = 1.0;
 pub const MIN_BED_PIECES: usize = 16;
 /// The ground beside a channel is read this far apart along it, metres.
 pub const BANK_SPACING_M: f64 = 4.0;
-/// Beside a channel the ground is read at the bank edge and this far past it, metres: where
-/// the water's edge may fall.
+/// Beside a channel the ground is read this far past each bank edge, metres: just beyond
+/// where the water's edge may fall.
 pub const BANK_MARGIN_M: f64 = 1.0;
 
 /// Counts for reports and the carve tests.
@@ -259,10 +259,8 @@ impl Carve {
                 (0..=count)
                     .map(|k| {
                         let centre = a + (b - a) * (k as f64 / count as f64);
-                        [edge, -edge, edge + BANK_MARGIN_M, -edge - BANK_MARGIN_M]
-                            .map(|x| planet.height_unit(sphere::unit(centre + side * x)))
-                            .into_iter()
-                            .fold(f64::INFINITY, f64::min)
+                        let beside = |x: f64| planet.height_unit(sphere::unit(centre + side * x));
+                        beside(edge + BANK_MARGIN_M).min(beside(-edge - BANK_MARGIN_M))
                     })
                     .collect()
             })
