@@ -55,4 +55,6 @@ func _run() -> void:
 	lib.check("water/bank_mismatches", stats["bank_mismatches"] == 0, banks, "0 over 0.5 m")
 	var steps := "%d worst %.2f m" % [stats["steps"], stats["worst_step_m"]]
 	lib.check("water/steps", stats["steps"] == 0, steps, "0 over 1 m")
+	var shores := "%d worst %.2f m" % [stats["lake_shore_mismatches"], stats["worst_lake_shore_m"]]
+	lib.info("water/lake_shores", shores)
 	lib.finish(self)

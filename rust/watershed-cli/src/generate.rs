@@ -189,6 +189,8 @@ fn water_report(world: &World) -> serde_json::Value {
         "worst_bank_m": s.worst_bank_m,
         "steps": s.steps,
         "worst_step_m": s.worst_step_m,
+        "lake_shore_mismatches": s.lake_shore_mismatches,
+        "worst_lake_shore_m": s.worst_lake_shore_m,
         "runoff_m_s": world.water.runoff_m_s,
         "storm_crest_m": world.water.sea.as_ref().map(watershed::SeaState::storm_crest_m),
         "invariants": {

@@ -219,7 +219,8 @@ impl WaterTable {
     }
 
     /// The water table's counts: `bank_mismatches`, `worst_bank_m`, `steps`, `worst_step_m`,
-    /// `rising`, `below_downstream` (empty before the first solve).
+    /// `rising`, `below_downstream`, `lake_shore_mismatches`, `worst_lake_shore_m` (empty
+    /// before the first solve).
     #[func]
     fn water_stats(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
@@ -231,6 +232,8 @@ impl WaterTable {
         d.set("worst_step_m", &s.worst_step_m.to_variant());
         d.set("rising", &(s.rising as i64).to_variant());
         d.set("below_downstream", &(s.below_downstream as i64).to_variant());
+        d.set("lake_shore_mismatches", &(s.lake_shore_mismatches as i64).to_variant());
+        d.set("worst_lake_shore_m", &s.worst_lake_shore_m.to_variant());
         d
     }
 

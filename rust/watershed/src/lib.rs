@@ -112,7 +112,7 @@ pub use settings::{
 pub use water::hull::{Hull, WATER_DENSITY};
 pub use water::levels::{
     reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterStats, BASE_RUNOFF_M_S, LAKE_BLEND_M,
-    LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
+    SEA_CLEARANCE_M,
 };
 pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
 pub use water::world::World;

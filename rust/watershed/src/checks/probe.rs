@@ -147,6 +147,11 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
         ws.bank_mismatches == 0 && ws.steps == 0,
         "0 over 0.5 m and 0 steps over 1 m",
     ));
+    out.push(ProbeLine {
+        name: format!("{w}/lake_shores"),
+        value: format!("{} worst {:.2} m", ws.lake_shore_mismatches, ws.worst_lake_shore_m),
+        verdict: Verdict::Pass,
+    });
 
     out.push(mill_probe(&world));
     out.push(buoyancy_probe(&world));

@@ -3,12 +3,17 @@
 //! these counts.
 
 use crate::carve::{CarveStats, Reach, ReachEnd};
+use crate::drainage::NodeKind;
 use crate::math::sphere;
 use crate::output::stream::ReachStreamer;
 use crate::water::levels::{Body, WaterStats};
 use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
+
+/// A lake shore walk goes this many times the distance from a lake node to its dry
+/// neighbour: through that neighbour's cell and into the next.
+pub const SHORE_WALK_SPACINGS: f64 = 2.5;
 
 impl World {
     /// Carve invariants and counts: beds, joins, faces, falls, collars, and `samples` points
@@ -93,7 +98,7 @@ impl World {
     }
 
     /// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
-    /// they flow into.
+    /// they flow into, lake shore mismatches.
     pub fn water_stats(&self) -> WaterStats {
         let reaches = &self.carve.reaches;
         let levels = &self.water.reach_levels;
@@ -126,7 +131,51 @@ impl World {
             s.steps += steps;
             s.worst_step_m = s.worst_step_m.max(worst_step);
         }
+        let d = &self.drainage;
+        let shores: Vec<(usize, f64)> = (0..d.kind.len())
+            .into_par_iter()
+            .filter(|&i| d.kind[i] == NodeKind::Lake)
+            .map(|i| self.lake_shore_checks(i))
+            .collect();
+        for (count, worst) in shores {
+            s.lake_shore_mismatches += count;
+            s.worst_lake_shore_m = s.worst_lake_shore_m.max(worst);
+        }
         s
+    }
+
+    /// Lake shore mismatches from lake node `i`: walking 0.5 m at a time from it towards each
+    /// neighbour that is not lake and on to [`SHORE_WALK_SPACINGS`] times that distance, the
+    /// water at the first dry point stands over 0.5 m above the ground: (count, worst m).
+    fn lake_shore_checks(&self, i: usize) -> (usize, f64) {
+        let positions = self.lattice.positions();
+        let (mut count, mut worst) = (0, 0.0f64);
+        for &j in self.lattice.neighbor_slice(i) {
+            let j = j as usize;
+            if self.drainage.kind[j] == NodeKind::Lake {
+                continue;
+            }
+            let (a, b) = (positions[i], positions[j]);
+            let walk_m = SHORE_WALK_SPACINGS * (b - a).length() * self.settings.radius_m;
+            let samples = (walk_m / 0.5).ceil() as usize;
+            let mut last: Option<f64> = None;
+            for k in 0..=samples {
+                let p = sphere::unit(a + (b - a) * (SHORE_WALK_SPACINGS * k as f64 / samples as f64));
+                match self.water_at(p) {
+                    Some(w) if w.body == Body::Sea => break,
+                    Some(w) => last = Some(w.level_m),
+                    None => {
+                        let over = last.map_or(0.0, |level| level - self.ground(p));
+                        if over > 0.5 {
+                            count += 1;
+                            worst = worst.max(over);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        (count, worst)
     }
 
     /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)

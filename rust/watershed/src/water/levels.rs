@@ -21,10 +21,6 @@ use rayon::prelude::*;
 pub const SEA_CLEARANCE_M: f64 = 0.02;
 /// A river's surface eases into the level of the lake it enters over this distance, metres.
 pub const LAKE_BLEND_M: f64 = 300.0;
-/// A lake covers the dry banks of a river it holds up (its last stretch into the lake, and
-/// any reach above whose surface backwater brings to the lake's level) out to this many
-/// channel half-widths from the centre line.
-pub const LAKE_SHORE_WIDTHS: f64 = 3.0;
 /// Runoff of a world with climate 0, metres of water per second over the catchment (a wet
 /// game world's rate, about 86 mm a day; climate -1 gives a quarter of it, +1 four times).
 pub const BASE_RUNOFF_M_S: f64 = 1.0e-6;
@@ -107,6 +103,11 @@ pub struct WaterStats {
     pub rising: usize,
     /// Invariant (0): reaches whose surface ends below what they flow into.
     pub below_downstream: usize,
+    /// Lake shores where the water stands more than 0.5 m above the dry ground beside it,
+    /// walking from every lake node towards each neighbour that is not lake and on.
+    pub lake_shore_mismatches: usize,
+    /// The worst such difference, metres.
+    pub worst_lake_shore_m: f64,
 }
 
 /// Every river level, reach flow and the sea's waves of one world, computed once from its
@@ -117,8 +118,9 @@ pub struct WaterLevels {
     /// Surface level at each bed point of each reach, metres (same order as the reaches).
     pub reach_levels: Vec<Vec<f64>>,
     /// Per reach, the level of the lake that holds its water up (metres), when it flows
-    /// into a lake or its surface ends at the level of the lake ahead (backwater): its dry
-    /// banks lie under that lake out to [`LAKE_SHORE_WIDTHS`] half-widths.
+    /// into a lake or its surface ends at the level of the lake ahead (backwater): the lake
+    /// covers the ground beside it that lies under that level and is not cut off from the
+    /// channel by higher ground.
     pub lake_held: Vec<Option<f64>>,
     /// Flow in each reach.
     pub reach_flows: Vec<ReachFlow>,

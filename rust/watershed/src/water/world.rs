@@ -8,13 +8,16 @@ use crate::math::geometry::segment_projection;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
 use crate::water::levels::{
-    reach_contribution, reach_weight, Body, ReachFlow, Water, WaterLevels, LAKE_SHORE_WIDTHS, SEA_CLEARANCE_M,
+    reach_contribution, reach_weight, Body, ReachFlow, Water, WaterLevels, SEA_CLEARANCE_M,
 };
 use crate::water::waves::SeaState;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::ops::Deref;
 use std::sync::atomic::AtomicBool;
+
+/// How far apart the ground is read between a point and a lake's node, metres.
+pub const LAKE_REACH_STEP_M: f64 = 4.0;
 
 /// A world: its terrain (ground, drainage, channels; its fields read through `world.`) and
 /// its water table.
@@ -92,7 +95,7 @@ impl World {
         if self.settings.sea && ground < self.settings.sea_level_m {
             return sea;
         }
-        let lake = self.lake_level(p, node, &near);
+        let lake = self.lake_level(p, node, &near, ground);
         let river = self.river_level(p, &near);
         match (river, lake) {
             (Some(r), Some(l)) if r > l && r > ground => Some(Water { level_m: r, body: Body::River }),
@@ -102,22 +105,39 @@ impl World {
         }
     }
 
-    /// The level of a lake over unit direction `p` (nearest node `node`): that node's lake, or
-    /// the lake holding up a river (see [`WaterLevels::lake_held`]) that passes within
-    /// [`LAKE_SHORE_WIDTHS`] channel half-widths of `p` (the lake covers the channel's dry
-    /// banks there).
-    fn lake_level(&self, p: DVec3, node: usize, near: &[u32]) -> Option<f64> {
-        if self.drainage.kind[node] == NodeKind::Lake {
-            return Some(self.drainage.water_level_m[node]);
+    /// The level of a lake over unit direction `p` (nearest node `node`, carved ground
+    /// `ground_m` there): that node's lake; or, where the ground lies under it, a lake at a
+    /// neighbouring node or a lake holding up a river in `near` (see
+    /// [`WaterLevels::lake_held`]) whose water reaches `p` from that node or the river's
+    /// centre line without crossing higher ground.
+    fn lake_level(&self, p: DVec3, node: usize, near: &[u32], ground_m: f64) -> Option<f64> {
+        let d = &self.drainage;
+        if d.kind[node] == NodeKind::Lake {
+            return Some(d.water_level_m[node]);
         }
-        let radius = self.settings.radius_m;
+        let beside = (self.lattice.neighbor_slice(node).iter().map(|&j| j as usize))
+            .filter(|&j| d.kind[j] == NodeKind::Lake && d.water_level_m[j] > ground_m)
+            .filter(|&j| self.under_water_between(p, self.lattice.positions()[j], d.water_level_m[j]))
+            .map(|j| d.water_level_m[j]);
         near.iter()
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
-            .filter(|(r, _)| {
-                segment_projection(r.start, r.end, p).1 * radius < LAKE_SHORE_WIDTHS * r.half_width_m
+            .filter(|&(r, lake)| {
+                let (t, _) = segment_projection(r.start, r.end, p);
+                lake > ground_m && self.under_water_between(p, r.start + (r.end - r.start) * t, lake)
             })
             .map(|(_, lake)| lake)
+            .chain(beside)
             .reduce(f64::max)
+    }
+
+    /// Whether the natural ground stays under `level_m` all the way from unit direction `p`
+    /// to direction `to` (read every [`LAKE_REACH_STEP_M`], the ends excepted): water at that
+    /// level at `to` reaches `p` without crossing a rim. Channels do not count: a lake's
+    /// outlet is cut through its rim, but the lake stands at the rim's level.
+    fn under_water_between(&self, p: DVec3, to: DVec3, level_m: f64) -> bool {
+        let length_m = (to - p).length() * self.settings.radius_m;
+        let steps = (length_m / LAKE_REACH_STEP_M).ceil().max(1.0) as usize;
+        (1..steps).all(|k| self.planet.height(p + (to - p) * (k as f64 / steps as f64)) < level_m)
     }
 
     /// The river level at unit direction `p`: the bell-weighted average of the level
@@ -149,7 +169,7 @@ impl World {
         let node = self.lattice.nearest_node(p).index();
         let near = self.carve.reaches_near(&self.lattice, node);
         let ground = self.carve.cut_near(p, self.planet.height_unit(p), &near);
-        let level = match (self.river_level(p, &near), self.lake_level(p, node, &near)) {
+        let level = match (self.river_level(p, &near), self.lake_level(p, node, &near, ground)) {
             (Some(r), Some(l)) => r.max(l),
             (r, l) => r.or(l)?,
         };
