@@ -16,6 +16,14 @@ use rayon::prelude::*;
 use std::ops::Deref;
 use std::sync::atomic::AtomicBool;
 
+/// Where the line from unit direction `p` (in the cell of the node at `own`) to the node at
+/// `other` crosses into that node's half: equally far from both nodes.
+fn cell_edge_towards(p: DVec3, own: DVec3, other: DVec3) -> DVec3 {
+    let u = other - p;
+    let t = (p.distance_squared(other) - p.distance_squared(own)) / (2.0 * u.dot(other - own));
+    p + u * if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 }
+}
+
 /// How far apart the ground is read between a point and a lake's node, metres.
 pub const LAKE_REACH_STEP_M: f64 = 4.0;
 
@@ -95,8 +103,8 @@ impl World {
         if self.settings.sea && ground < self.settings.sea_level_m {
             return sea;
         }
-        let lake = self.lake_level(p, node, &near, ground);
         let river = self.river_level(p, &near);
+        let lake = self.lake_level(p, node, &near, ground, river);
         match (river, lake) {
             (Some(r), Some(l)) if r > l && r > ground => Some(Water { level_m: r, body: Body::River }),
             (_, Some(l)) if l > ground => Some(Water { level_m: l, body: Body::Lake }),
@@ -106,24 +114,38 @@ impl World {
     }
 
     /// The level of a lake over unit direction `p` (nearest node `node`, carved ground
-    /// `ground_m` there): that node's lake; or, where the ground lies under it, a lake at a
-    /// neighbouring node or a lake holding up a river in `near` (see
-    /// [`WaterLevels::lake_held`]) whose water reaches `p` from that node or the river's
-    /// centre line without crossing higher ground.
-    fn lake_level(&self, p: DVec3, node: usize, near: &[u32], ground_m: f64) -> Option<f64> {
+    /// `ground_m` and river level `river_m` there): that node's lake; or, where the ground
+    /// lies under it and no river stands higher, a lake at a neighbouring node or a lake
+    /// holding up a river in `near` (see [`WaterLevels::lake_held`]) whose water reaches `p`
+    /// from that node's cell or the river's centre line without crossing higher ground.
+    fn lake_level(
+        &self,
+        p: DVec3,
+        node: usize,
+        near: &[u32],
+        ground_m: f64,
+        river_m: Option<f64>,
+    ) -> Option<f64> {
         let d = &self.drainage;
         if d.kind[node] == NodeKind::Lake {
             return Some(d.water_level_m[node]);
         }
+        // Only a lake above both the ground and the river here can show: skip the others
+        // before walking the ground between.
+        let shows = |lake: f64| lake > ground_m && river_m.is_none_or(|r| lake >= r);
         let beside = (self.lattice.neighbor_slice(node).iter().map(|&j| j as usize))
-            .filter(|&j| d.kind[j] == NodeKind::Lake && d.water_level_m[j] > ground_m)
-            .filter(|&j| self.under_water_between(p, self.lattice.positions()[j], d.water_level_m[j]))
+            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]))
+            .filter(|&j| {
+                let toward =
+                    cell_edge_towards(p, self.lattice.positions()[node], self.lattice.positions()[j]);
+                self.under_water_between(p, toward, d.water_level_m[j])
+            })
             .map(|j| d.water_level_m[j]);
         near.iter()
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
             .filter(|&(r, lake)| {
                 let (t, _) = segment_projection(r.start, r.end, p);
-                lake > ground_m && self.under_water_between(p, r.start + (r.end - r.start) * t, lake)
+                shows(lake) && self.under_water_between(p, r.start + (r.end - r.start) * t, lake)
             })
             .map(|(_, lake)| lake)
             .chain(beside)
@@ -169,7 +191,8 @@ impl World {
         let node = self.lattice.nearest_node(p).index();
         let near = self.carve.reaches_near(&self.lattice, node);
         let ground = self.carve.cut_near(p, self.planet.height_unit(p), &near);
-        let level = match (self.river_level(p, &near), self.lake_level(p, node, &near, ground)) {
+        let river = self.river_level(p, &near);
+        let level = match (river, self.lake_level(p, node, &near, ground, river)) {
             (Some(r), Some(l)) => r.max(l),
             (r, l) => r.or(l)?,
         };
