@@ -16,14 +16,6 @@ use rayon::prelude::*;
 use std::ops::Deref;
 use std::sync::atomic::AtomicBool;
 
-/// Where the line from unit direction `p` (in the cell of the node at `own`) to the node at
-/// `other` crosses into that node's half: equally far from both nodes.
-fn cell_edge_towards(p: DVec3, own: DVec3, other: DVec3) -> DVec3 {
-    let u = other - p;
-    let t = (p.distance_squared(other) - p.distance_squared(own)) / (2.0 * u.dot(other - own));
-    p + u * if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 }
-}
-
 /// How far apart the ground is read between a point and a lake's node, metres.
 pub const LAKE_REACH_STEP_M: f64 = 4.0;
 
@@ -319,5 +311,34 @@ impl World {
                 Some(surface - height)
             })
             .collect()
+    }
+}
+
+/// Where the line from unit direction `p` (in the cell of the node at `own`) to the node at
+/// `other` crosses into that node's half: equally far from both nodes.
+fn cell_edge_towards(p: DVec3, own: DVec3, other: DVec3) -> DVec3 {
+    let u = other - p;
+    let t = (p.distance_squared(other) - p.distance_squared(own)) / (2.0 * u.dot(other - own));
+    p + u * if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cell_edge_is_equally_far_from_both_nodes() {
+        let (own, other) =
+            (sphere::unit(DVec3::new(0.0, 0.0, 1.0)), sphere::unit(DVec3::new(0.02, 0.0, 1.0)));
+        for p in [DVec3::new(0.001, 0.003, 1.0), DVec3::new(-0.004, -0.002, 1.0), DVec3::new(0.009, 0.0, 1.0)]
+        {
+            let p = sphere::unit(p);
+            let edge = cell_edge_towards(p, own, other);
+            assert!((edge.distance(own) - edge.distance(other)).abs() < 1e-12, "{p:?} -> {edge:?}");
+            assert!((edge - p).cross(other - p).length() < 1e-12, "on the line from p to the node");
+        }
+        // Already past the edge: the point itself.
+        let past = sphere::unit(DVec3::new(0.015, 0.0, 1.0));
+        assert_eq!(cell_edge_towards(past, own, other), past);
     }
 }
