@@ -16,10 +16,26 @@ fn check_water(world: &World) {
     }
 }
 
+/// Lake shores where the water still ends in a wall over 0.5 m, per shipped world, pinned:
+/// where a dip under a lake's level runs on past the cells beside the lake.
+const PINNED_LAKE_SHORES: &[(&str, usize)] = &[
+    ("home", 0),
+    ("dry_moon", 0),
+    ("ocean_world", 0),
+    ("ashfall", 0),
+    ("redmesa", 22),
+    ("frostline", 0),
+    ("pebble", 0),
+    ("archipelago", 6),
+    ("highlands", 0),
+];
+
 /// On every shipped world no river stands over 0.5 m above the dry ground at its edge and
-/// no surface steps over 1 m between samples 1 m apart beyond what its bed drops.
+/// no surface steps over 1 m between samples 1 m apart beyond what its bed drops; the lake
+/// shores that still end in a wall are the pinned few.
 #[test]
 fn every_shipped_world_holds_its_water() {
+    let mut shores = Vec::new();
     for w in &testkit::shipped().worlds {
         let world = World::build(w);
         check_water(&world);
@@ -31,7 +47,10 @@ fn every_shipped_world_holds_its_water() {
             "{}: bank mismatches and steps, worst {worst:?}",
             w.name
         );
+        shores.push((w.name.clone(), s.lake_shore_mismatches));
     }
+    let pinned: Vec<(String, usize)> = PINNED_LAKE_SHORES.iter().map(|&(n, c)| (n.to_owned(), c)).collect();
+    assert_eq!(shores, pinned, "lake shore walls per world");
 }
 
 #[test]
