@@ -111,6 +111,12 @@ pub fn emit_deferred(mut object: Gd<Object>, signal: &str, args: &[Variant]) {
     object.call_deferred("emit_signal", &all);
 }
 
+/// Emits `object`'s `progress(stage, fraction)` signal on the main thread (see
+/// [`emit_deferred`]): a stage of a worker's build finished, `fraction` of it done (0..=1).
+pub fn emit_progress(object: Gd<Object>, stage: &str, fraction: f64) {
+    emit_deferred(object, "progress", &[stage.to_variant(), fraction.to_variant()]);
+}
+
 /// Where `viewer` is relative to `planet_node` (the planet's centre), metres; `None` unless
 /// both are in the scene tree.
 pub fn viewer_offset(planet_node: &Gd<Node3D>, viewer: Option<&Gd<Node3D>>) -> Option<watershed::DVec3> {

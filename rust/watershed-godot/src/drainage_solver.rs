@@ -1,7 +1,7 @@
 //! `DrainageSolver`: solves the planet's drainage (and its channels and water) off the main
 //! thread and offers the result as packed arrays.
 
-use crate::convert::{checked_direction, emit_deferred, to_vector3};
+use crate::convert::{checked_direction, emit_deferred, emit_progress, to_vector3};
 use crate::planet_height::PlanetHeight;
 use crate::registry;
 use crate::worker::{Report, Worker};
@@ -50,13 +50,7 @@ impl INode for DrainageSolver {
     fn process(&mut self, _delta: f64) {
         for report in self.worker.reports() {
             match report {
-                Report::Progress(stage, fraction) => {
-                    emit_deferred(
-                        self.to_gd().upcast(),
-                        "progress",
-                        &[stage.to_variant(), fraction.to_variant()],
-                    );
-                }
+                Report::Progress(stage, fraction) => emit_progress(self.to_gd().upcast(), stage, fraction),
                 Report::Done(world) => {
                     registry::release(self.handle);
                     self.handle = registry::register(world.clone());

@@ -1,6 +1,8 @@
 //! `PlanetHeight`: the planet's ground field as a node.
 
-use crate::convert::{checked_direction, checked_directions, emit_deferred, to_dvec3, to_vector3};
+use crate::convert::{
+    checked_direction, checked_directions, emit_deferred, emit_progress, to_dvec3, to_vector3,
+};
 use crate::worker::{Report, Worker};
 use crate::world_settings::WorldSettings;
 use godot::prelude::*;
@@ -209,13 +211,7 @@ impl PlanetHeight {
     /// Acts on one report from the rebuild.
     fn take(&mut self, report: Report<Arc<watershed::PlanetHeight>>) {
         match report {
-            Report::Progress(stage, fraction) => {
-                emit_deferred(
-                    self.to_gd().upcast(),
-                    "progress",
-                    &[stage.to_variant(), fraction.to_variant()],
-                );
-            }
+            Report::Progress(stage, fraction) => emit_progress(self.to_gd().upcast(), stage, fraction),
             Report::Done(field) => {
                 self.field = Some(field);
                 emit_deferred(self.to_gd().upcast(), "regenerated", &[]);
