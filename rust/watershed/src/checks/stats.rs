@@ -158,24 +158,30 @@ impl World {
             let (a, b) = (positions[i], positions[j]);
             let walk_m = SHORE_WALK_SPACINGS * (b - a).length() * self.settings.radius_m;
             let samples = (walk_m / 0.5).ceil() as usize;
-            let mut last: Option<f64> = None;
-            for k in 0..=samples {
-                let p = sphere::unit(a + (b - a) * (SHORE_WALK_SPACINGS * k as f64 / samples as f64));
-                match self.water_at(p) {
-                    Some(w) if w.body == Body::Sea => break,
-                    Some(w) => last = Some(w.level_m),
-                    None => {
-                        let over = last.map_or(0.0, |level| level - self.ground(p));
-                        if over > 0.5 {
-                            count += 1;
-                            worst = worst.max(over);
-                        }
-                        break;
-                    }
-                }
+            let walk = (0..=samples)
+                .map(|k| sphere::unit(a + (b - a) * (SHORE_WALK_SPACINGS * k as f64 / samples as f64)));
+            let over = self.water_over_edge(walk, |body| body != Body::Sea);
+            if over > 0.5 {
+                count += 1;
+                worst = worst.max(over);
             }
         }
         (count, worst)
+    }
+
+    /// How far the water stands above the ground where a walk over `points` first comes out
+    /// of it, metres: 0 where the walk starts dry, stays in the water or meets water whose
+    /// body `wet` does not count.
+    fn water_over_edge(&self, points: impl Iterator<Item = DVec3>, wet: impl Fn(Body) -> bool) -> f64 {
+        let mut last = None;
+        for p in points {
+            match self.water_at(p) {
+                Some(w) if wet(w.body) => last = Some(w.level_m),
+                Some(_) => return 0.0,
+                None => return last.map_or(0.0, |level| level - self.ground(p)),
+            }
+        }
+        0.0
     }
 
     /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
@@ -188,22 +194,12 @@ impl World {
         for k in 0..8 {
             let centre = sphere::unit(reach.start + ab * ((k as f64 + 0.5) / 8.0));
             for side in [-1.0, 1.0] {
-                let mut last: Option<f64> = None;
                 let limit = (1.5 * reach.half_width_m / 0.2) as usize + 1;
-                for j in 0..=limit {
-                    let p = centre + across * (side * j as f64 * 0.2 / radius);
-                    match (self.water_at(p), last) {
-                        (Some(w), _) if w.body == Body::River => last = Some(w.level_m),
-                        (None, Some(level)) => {
-                            let over = level - self.ground(p);
-                            if over > 0.5 {
-                                banks += 1;
-                                worst_bank = worst_bank.max(over);
-                            }
-                            break;
-                        }
-                        _ => break,
-                    }
+                let walk = (0..=limit).map(|j| centre + across * (side * j as f64 * 0.2 / radius));
+                let over = self.water_over_edge(walk, |body| body == Body::River);
+                if over > 0.5 {
+                    banks += 1;
+                    worst_bank = worst_bank.max(over);
                 }
             }
         }
