@@ -253,3 +253,14 @@ fn collar_cut_below_mouth_bed() {
     w.lattice_nodes = 6_000;
     check_carve(&World::build(&w));
 }
+
+/// Regression: a stream ending in a lake beside a deeper channel into the same lake had its
+/// last bed "floating" 7 m over that channel's floor, under the lake's water (found by the
+/// property test above; the river has ended there, as it has under the sea).
+#[test]
+fn a_stream_under_its_lake_has_ended() {
+    let mut w = testkit::world(QUICK_WORLD);
+    w.seed = 12_021_065_939_678_549_090;
+    w.lattice_nodes = 6_000;
+    check_carve(&World::build(&w));
+}

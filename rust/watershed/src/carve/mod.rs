@@ -179,7 +179,8 @@ pub struct CarveStats {
     pub tallest_fall_m: f64,
     /// Mouths, each with a beach collar.
     pub mouths_with_collar: usize,
-    /// Invariant (0): stretches whose bed stands more than 6 m above the carved ground there.
+    /// Invariant (0): stretches whose bed stands more than 6 m above the carved ground there
+    /// (not counted where the sea, or the lake the stream ends in, covers the ground).
     pub floating_stretches: usize,
     /// Stretches whose channel is under 0.1 m deep.
     pub shallow_stretches: usize,

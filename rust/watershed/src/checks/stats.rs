@@ -42,14 +42,19 @@ impl World {
         let per_reach: Vec<(usize, usize)> = reaches
             .par_iter()
             .map(|reach| {
+                let lake_m =
+                    (reach.ends_in == ReachEnd::Lake).then(|| self.drainage.water_level_m[reach.to.index()]);
                 let (mut floating, mut shallow) = (0, 0);
                 for k in 0..samples {
                     let t = (k as f64 + 0.5) / samples as f64;
                     let p = sphere::unit(reach.start + (reach.end - reach.start) * t);
                     let bed = reach.bed_at(t * reach.length_m);
                     let (ground, natural) = self.ground_and_natural(p);
-                    // Where the sea covers the ground, the river has ended.
-                    if self.settings.sea && natural < self.settings.sea_level_m {
+                    // Where the sea, or the lake it ends in, covers the ground, the river
+                    // has ended.
+                    if self.settings.sea && natural < self.settings.sea_level_m
+                        || lake_m.is_some_and(|lake| natural < lake)
+                    {
                         continue;
                     }
                     if bed - ground > 6.0 {
