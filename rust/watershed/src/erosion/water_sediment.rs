@@ -109,24 +109,6 @@ fn neighbours(grid: &Grid, wrap: bool, row: usize, col: usize) -> [Option<usize>
     })
 }
 
-/// The eight neighbours of cell `i`, `width` cells to a row, away from the map's rim: the
-/// same cells in the same order as [`neighbours`], found by index offsets alone.
-#[inline(always)]
-fn inner_neighbours(i: usize, width: usize) -> [usize; 8] {
-    [i - width - 1, i - width, i - width + 1, i - 1, i + 1, i + width - 1, i + width, i + width + 1]
-}
-
-/// The columns `first..last` of `row` that lie away from the rim, where
-/// [`inner_neighbours`] holds (empty on the first and last rows).
-#[inline(always)]
-fn rim_columns(grid: &Grid, row: usize) -> (usize, usize) {
-    if row > 0 && row + 1 < grid.height && grid.width > 2 {
-        (1, grid.width - 1)
-    } else {
-        (grid.width, grid.width)
-    }
-}
-
 /// What one cell decided at the start of a step: its ground and sediment after picking up
 /// or settling, the fraction of its water that leaves, and that fraction over the sum of
 /// its squared drops (the share a neighbour gets is this times the squared drop towards it).
@@ -161,7 +143,7 @@ fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
     let surface = &s.surface;
     b.decided.par_chunks_mut(w).zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each(
         |(row, (cells, next))| {
-            let (first, last) = rim_columns(grid, row);
+            let (first, last) = grid.inner_columns(row);
             for col in (0..first).chain(last..w) {
                 let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
                 (next[col], cells[col]) = decide_cell(s, surface, model, row * w + col, around);
@@ -169,7 +151,7 @@ fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
             for col in first..last {
                 let i = row * w + col;
                 (next[col], cells[col]) =
-                    decide_cell(s, surface, model, i, inner_neighbours(i, w).into_iter());
+                    decide_cell(s, surface, model, i, grid.inner_neighbours(i).into_iter());
             }
         },
     );
@@ -225,14 +207,14 @@ fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers)
                 sediments[col] = sediment;
                 surfaces[col] = grounds[col] + waters[col] + model.rain_m;
             };
-            let (first, last) = rim_columns(grid, row);
+            let (first, last) = grid.inner_columns(row);
             for col in (0..first).chain(last..w) {
                 let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
                 store(col, gather_cell(d, surface, water_in, model, row * w + col, around));
             }
             for col in first..last {
                 let i = row * w + col;
-                store(col, gather_cell(d, surface, water_in, model, i, inner_neighbours(i, w).into_iter()));
+                store(col, gather_cell(d, surface, water_in, model, i, grid.inner_neighbours(i).into_iter()));
             }
         },
     );
@@ -281,14 +263,14 @@ mod tests {
     fn inner_cells_have_the_same_neighbours_either_way() {
         let grid = Grid { width: 6, height: 5, cell_m: 1.0 };
         for row in 0..grid.height {
-            let (first, last) = rim_columns(&grid, row);
+            let (first, last) = grid.inner_columns(row);
             assert_eq!(first == last, row == 0 || row + 1 == grid.height);
             for col in first..last {
                 let i = row * grid.width + col;
                 for wrap in [false, true] {
                     let general: Vec<usize> =
                         neighbours(&grid, wrap, row, col).into_iter().flatten().collect();
-                    assert_eq!(general, inner_neighbours(i, grid.width), "cell {i}, wrap {wrap}");
+                    assert_eq!(general, grid.inner_neighbours(i), "cell {i}, wrap {wrap}");
                 }
             }
         }

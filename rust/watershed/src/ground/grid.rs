@@ -13,6 +13,28 @@ pub struct Grid {
     pub cell_m: f64,
 }
 
+impl Grid {
+    /// The eight neighbours of cell `i` away from the map's rim (in a column
+    /// [`Grid::inner_columns`] gives for its row): the cells and the order of
+    /// [`Topology::neighbors`], found by index offsets alone.
+    #[inline(always)]
+    pub fn inner_neighbours(&self, i: usize) -> [usize; 8] {
+        let w = self.width;
+        [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1]
+    }
+
+    /// The columns `first..last` of `row` that lie away from the rim, where
+    /// [`Grid::inner_neighbours`] holds (empty on the first and last rows).
+    #[inline(always)]
+    pub fn inner_columns(&self, row: usize) -> (usize, usize) {
+        if row > 0 && row + 1 < self.height && self.width > 2 {
+            (1, self.width - 1)
+        } else {
+            (self.width, self.width)
+        }
+    }
+}
+
 /// The neighbours of one cell: bit `k` of `present` set for each direction `k` that stays on
 /// the grid, in ascending index order: up-left, up, up-right, left, right, down-left, down,
 /// down-right.
@@ -97,6 +119,10 @@ impl Topology for Grid {
         let (row, col) = (i / self.width, i % self.width);
         row == 0 || col == 0 || row + 1 == self.height || col + 1 == self.width
     }
+
+    fn grid(&self) -> Option<&Grid> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +147,12 @@ mod tests {
                     .map(|(r, c)| r as usize * width + c as usize)
                     .collect();
                 assert_eq!(grid.neighbors(i).collect::<Vec<_>>(), expected, "{width}x{height} cell {i}");
+                let (first, last) = grid.inner_columns(i / width);
+                if (first..last).contains(&(i % width)) {
+                    assert_eq!(grid.inner_neighbours(i).to_vec(), expected, "{width}x{height} inner {i}");
+                } else {
+                    assert!(grid.on_edge(i), "{width}x{height} cell {i} left out of the inner columns");
+                }
                 for j in expected {
                     let diagonal = j / width != i / width && j % width != i % width;
                     let want = if diagonal { 2.0 * std::f64::consts::SQRT_2 } else { 2.0 };

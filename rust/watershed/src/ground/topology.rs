@@ -3,6 +3,8 @@
 //! The Fibonacci lattice on the sphere and the regular grid both implement [`Topology`];
 //! the solver never asks which one it has.
 
+use crate::ground::grid::Grid;
+
 /// A node index on a topology.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
@@ -41,4 +43,10 @@ pub trait Topology: Sync {
     /// Whether node `i` lies on the boundary of the surface (grids: the map edge; the sphere
     /// has none).
     fn on_edge(&self, i: usize) -> bool;
+
+    /// The regular grid this surface is, if it is one: hot loops then reach a cell's inner
+    /// neighbours by index offsets ([`Grid::inner_neighbours`]), with the same results.
+    fn grid(&self) -> Option<&Grid> {
+        None
+    }
 }
