@@ -141,32 +141,70 @@ impl Buffers {
 fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
     let w = grid.width;
     let surface = &s.surface;
-    b.decided.par_chunks_mut(w).zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each(
-        |(row, (cells, next))| {
+    b.decided.par_chunks_mut(w).zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each_init(
+        || Drops::new(w),
+        |drops, (row, (cells, next))| {
             let (first, last) = grid.inner_columns(row);
             for col in (0..first).chain(last..w) {
+                let i = row * w + col;
                 let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
-                (next[col], cells[col]) = decide_cell(s, surface, model, row * w + col, around);
+                let (total, squares, biggest) = drops_towards(surface, i, around);
+                (next[col], cells[col]) = decide_cell(s, model, i, total, squares, biggest);
             }
+            drops.inner_row(grid, surface, row, first, last);
             for col in first..last {
                 let i = row * w + col;
-                (next[col], cells[col]) =
-                    decide_cell(s, surface, model, i, grid.inner_neighbours(i).into_iter());
+                let (total, squares, biggest) = (drops.total[col], drops.squares[col], drops.biggest[col]);
+                (next[col], cells[col]) = decide_cell(s, model, i, total, squares, biggest);
             }
         },
     );
 }
 
-/// Cell `i`'s new ground and what it decided, from the water `surface` towards `around`.
+/// One row's drops of the water surface towards the eight neighbours, per column: their
+/// sum, the sum of their squares and the biggest, metres (m² for the squares).
+struct Drops {
+    total: Vec<f64>,
+    squares: Vec<f64>,
+    biggest: Vec<f64>,
+}
+
+impl Drops {
+    fn new(width: usize) -> Self {
+        Drops { total: vec![0.0; width], squares: vec![0.0; width], biggest: vec![0.0; width] }
+    }
+
+    /// The drops of the inner columns `first..last` of `row`, one direction at a time over
+    /// the whole row (the sums in the same order as [`drops_towards`]).
+    fn inner_row(&mut self, grid: &Grid, surface: &[f64], row: usize, first: usize, last: usize) {
+        if first >= last {
+            return;
+        }
+        let start = row * grid.width + first;
+        let centre = &surface[start..start + (last - first)];
+        let (total, squares, biggest) =
+            (&mut self.total[first..last], &mut self.squares[first..last], &mut self.biggest[first..last]);
+        total.fill(0.0);
+        squares.fill(0.0);
+        biggest.fill(0.0);
+        for j in grid.inner_neighbours(start) {
+            let other = &surface[j..j + centre.len()];
+            for ((((t, q), b), &here), &there) in
+                total.iter_mut().zip(squares.iter_mut()).zip(biggest.iter_mut()).zip(centre).zip(other)
+            {
+                let drop = (here - there).max(0.0);
+                *t += drop;
+                *q += drop * drop;
+                *b = b.max(drop);
+            }
+        }
+    }
+}
+
+/// Cell `i`'s drops of the water `surface` towards `around`: their sum, the sum of their
+/// squares and the biggest, metres (m² for the squares).
 #[inline(always)]
-fn decide_cell(
-    s: &State,
-    surface: &[f64],
-    model: &WaterSediment,
-    i: usize,
-    around: impl Iterator<Item = usize>,
-) -> (f64, Decided) {
-    let water = s.water[i] + model.rain_m;
+fn drops_towards(surface: &[f64], i: usize, around: impl Iterator<Item = usize>) -> (f64, f64, f64) {
     let (mut total, mut squares, mut biggest) = (0.0, 0.0, 0.0_f64);
     for j in around {
         let drop = (surface[i] - surface[j]).max(0.0);
@@ -174,6 +212,21 @@ fn decide_cell(
         squares += drop * drop;
         biggest = biggest.max(drop);
     }
+    (total, squares, biggest)
+}
+
+/// Cell `i`'s new ground and what it decided, from its drops towards its neighbours
+/// ([`drops_towards`]).
+#[inline(always)]
+fn decide_cell(
+    s: &State,
+    model: &WaterSediment,
+    i: usize,
+    total: f64,
+    squares: f64,
+    biggest: f64,
+) -> (f64, Decided) {
+    let water = s.water[i] + model.rain_m;
     let (mut ground, mut sediment) = (s.ground[i], s.sediment[i]);
     let capacity = model.carry * total.sqrt() * water;
     if sediment < capacity {
@@ -258,13 +311,19 @@ mod tests {
     }
 
     /// Away from the rim the offsets name the same cells, in the same order, as the general
-    /// rule, closed or wrapped; the first and last rows have no inner columns.
+    /// rule, closed or wrapped, and a row's drops taken a direction at a time are the
+    /// cell-by-cell drops bit for bit; the first and last rows have no inner columns.
     #[test]
     fn inner_cells_have_the_same_neighbours_either_way() {
         let grid = Grid { width: 6, height: 5, cell_m: 1.0 };
+        let surface: Vec<f64> =
+            (0..grid.width * grid.height).map(|i| ((i * 37) % 11) as f64 * 0.3 + (i as f64).sin()).collect();
+        let mut drops = Drops::new(grid.width);
+        let mut sloping = 0;
         for row in 0..grid.height {
             let (first, last) = grid.inner_columns(row);
             assert_eq!(first == last, row == 0 || row + 1 == grid.height);
+            drops.inner_row(&grid, &surface, row, first, last);
             for col in first..last {
                 let i = row * grid.width + col;
                 for wrap in [false, true] {
@@ -272,8 +331,17 @@ mod tests {
                         neighbours(&grid, wrap, row, col).into_iter().flatten().collect();
                     assert_eq!(general, grid.inner_neighbours(i), "cell {i}, wrap {wrap}");
                 }
+                let one = drops_towards(&surface, i, grid.inner_neighbours(i).into_iter());
+                let row_wise = (drops.total[col], drops.squares[col], drops.biggest[col]);
+                sloping += usize::from(one.1 > 0.0);
+                assert_eq!(
+                    [one.0, one.1, one.2].map(f64::to_bits),
+                    [row_wise.0, row_wise.1, row_wise.2].map(f64::to_bits),
+                    "cell {i}"
+                );
             }
         }
+        assert!(sloping >= 8, "most inner cells have a lower neighbour: {sloping}");
     }
 
     /// Ground plus sediment is conserved: rain adds only water.
