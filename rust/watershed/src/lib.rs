@@ -68,7 +68,8 @@ mod water;
 pub use carve::terrain::Terrain;
 pub use carve::{
     nearer_bed_wins, profile_at, Carve, CarveStats, Reach, ReachEnd, ReachId, BANK_MARGIN_M, BANK_SPACING_M,
-    BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
+    BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M, SILL_DEPTH_M,
+    SILL_SLOPE,
 };
 pub use checks::budget::{
     available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,

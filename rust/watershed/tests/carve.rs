@@ -4,11 +4,12 @@
 use proptest::prelude::*;
 use watershed::testkit::{self, QUICK_WORLD};
 use watershed::{
-    Block, BlockFill, DVec3, ReachEnd, ReachId, ReachStreamer, VoxelError, World, FALL_DROP_M, MAX_FACE_SLOPE,
+    Block, BlockFill, DVec3, ReachEnd, ReachId, ReachStreamer, VoxelError, World, FALL_DROP_M,
+    MAX_FACE_SLOPE, SILL_DEPTH_M,
 };
 
 /// Pinned digest of the quick world's carve: bump only on purpose.
-const QUICK_CARVE: &str = "a91df970986bacebc17a2f800316053f038d7d4b4f215c7d9ea6142670c61133";
+const QUICK_CARVE: &str = "6fc0b376496330de3e7f1dfc32c89ba662d7cfe62a989bc3fbc40d2f21d2e8ce";
 
 fn check_carve(world: &World) {
     // Every reach is found from its upstream node, and only there.
@@ -34,6 +35,20 @@ fn check_carve(world: &World) {
                     assert_eq!(b, main, "{name}: reach from {} not settled", reach.from.0);
                 }
             }
+        }
+        // A channel leaving a lake starts at its sill, or as low as a stream joining there,
+        // or as low as the face limit cuts it back above a fall.
+        if let Some(lake) = reach.leaves_lake_m {
+            let joining = (world.carve.reaches.iter().filter(|r| r.to == reach.from))
+                .map(|r| r.bed_end_m())
+                .fold(f64::INFINITY, f64::min);
+            let sill = (lake.min(world.heights[reach.from.index()]) - SILL_DEPTH_M).min(joining);
+            let cut_back = reach.beds[1] + MAX_FACE_SLOPE * reach.step_m();
+            assert!(
+                reach.bed_start_m() >= sill.min(cut_back) - 1e-9,
+                "{name}: outlet {} under its sill",
+                reach.from.0
+            );
         }
         assert!(reach.face_slope() <= MAX_FACE_SLOPE + 1e-9);
         assert_eq!(reach.fall, reach.drop_m > FALL_DROP_M && reach.ends_in != ReachEnd::Sea);

@@ -6,7 +6,7 @@ use watershed::testkit::{self, QUICK_WORLD};
 use watershed::{Body, DVec3, NodeKind, World, SEA_CLEARANCE_M};
 
 /// Pinned digest of the quick world's water table: bump only on purpose.
-const QUICK_WATER: &str = "b380d2361eb1cc54684b7e520a89ef39b7d483cf2d94ba41f8f8c185a449edd9";
+const QUICK_WATER: &str = "1d932a6e32b27c571ccdda33818b1e5d56f8e4ee4cc41a0aa5e4db5cff4fa2bc";
 
 fn check_water(world: &World) {
     let s = world.water_stats();
@@ -17,16 +17,17 @@ fn check_water(world: &World) {
 }
 
 /// Lake shores where the water still ends in a wall over 0.5 m, per shipped world, pinned:
-/// where a dip under a lake's level runs on past the cells beside the lake.
+/// where a dip under a perched lake's level runs on past the cells beside the lake, or the
+/// walk out of a lake crosses a river's edge in a deep cut.
 const PINNED_LAKE_SHORES: &[(&str, usize)] = &[
     ("home", 0),
     ("dry_moon", 0),
     ("ocean_world", 0),
     ("ashfall", 0),
-    ("redmesa", 22),
+    ("redmesa", 11),
     ("frostline", 0),
     ("pebble", 0),
-    ("archipelago", 6),
+    ("archipelago", 1),
     ("highlands", 0),
 ];
 

@@ -20,6 +20,11 @@ use rayon::prelude::*;
 
 /// Steepest a bed may fall, metres per metre along the stream (about 80°).
 pub const MAX_FACE_SLOPE: f64 = 6.0;
+/// A channel leaving a lake is cut at most this far under the lake's level at its outlet,
+/// metres: the lake's sill.
+pub const SILL_DEPTH_M: f64 = 0.3;
+/// Below a lake's sill the bed deepens no faster than this, metres per metre.
+pub const SILL_SLOPE: f64 = 0.5;
 /// A reach whose ground drops more than this is a waterfall (unless it drops into the sea), m.
 pub const FALL_DROP_M: f64 = 8.0;
 /// How far beyond the main stream's bank a tributary is already at the main stream's level, m.
@@ -78,6 +83,10 @@ pub struct Reach {
     /// How far before its end the bed is already at the level of what it flows into (the
     /// receiving channel's bed, or the lake's or sea's floor), metres.
     pub settle_m: f64,
+    /// The level of the lake that spills into the upstream node, when it is a lake's outlet,
+    /// metres: the reach starts at that lake's sill ([`SILL_DEPTH_M`] under it) and the
+    /// water in its channel is the river's, not the lake's.
+    pub leaves_lake_m: Option<f64>,
     /// What the reach drains into.
     pub ends_in: ReachEnd,
     /// Natural ground drop from start to end, metres (heights before carving).
@@ -303,6 +312,40 @@ impl Carve {
                 node_bed[r] = node_bed[r].min(b[last]);
             }
         }
+        // A lake's outlet is its sill: the channel leaving it starts SILL_DEPTH_M under the
+        // lake's level, or as high as the streams joining there allow, and deepens from it no
+        // faster than SILL_SLOPE until it meets its own bed, so the lake does not stand beside
+        // a trench cut below its own surface.
+        let mut spilling: Vec<Option<f64>> = vec![None; n];
+        for lake in &drainage.lakes {
+            if let Some(o) = lake.outlet.receiver().map(NodeId::index).filter(|&o| slot[o] != u32::MAX) {
+                spilling[o] = Some(spilling[o].map_or(lake.level_m, |l| l.max(lake.level_m)));
+            }
+        }
+        let mut joining = vec![f64::INFINITY; n];
+        for (&i, b) in rivers.iter().zip(&beds) {
+            let r = receiver(i);
+            joining[r] = joining[r].min(b[b.len() - 1]);
+        }
+        for (k, &i) in rivers.iter().enumerate() {
+            let Some(lake) = spilling[i] else { continue };
+            let b = &mut beds[k];
+            let last = b.len() - 1;
+            let step = length(i) / last as f64;
+            let mut sill = (lake.min(heights[i]) - SILL_DEPTH_M).min(joining[i]) + SILL_SLOPE * step;
+            for (p, v) in b.iter_mut().enumerate() {
+                // Beside the outlet itself one bank is the lake's floor.
+                let beside = match p as f64 * step < BANK_SPACING_M {
+                    true => f64::INFINITY,
+                    false => profile_at(&low_banks[k], p as f64 / last as f64),
+                };
+                sill = (sill - SILL_SLOPE * step).min(natural[k][p].min(beside) - SILL_DEPTH_M);
+                if *v >= sill {
+                    break;
+                }
+                *v = sill;
+            }
+        }
         // Mouth first: ends meet their receiver's final bed, tributaries settle to their main
         // stream's level, and no face falls more than MAX_FACE_SLOPE (the fall cuts back).
         for &i in order.iter().rev().filter(|&&i| slot[i] != u32::MAX) {
@@ -351,6 +394,7 @@ impl Carve {
                     banks,
                     low_banks,
                     settle_m: settle(i),
+                    leaves_lake_m: spilling[i],
                     ends_in,
                     drop_m,
                     // Sea adjacency reads the drainage's kinds, decided on the uncarved heights.

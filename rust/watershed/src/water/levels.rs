@@ -294,6 +294,7 @@ mod tests {
             banks: vec![4.0; 17],
             low_banks: vec![4.0; 2],
             settle_m: 0.0,
+            leaves_lake_m: None,
             ends_in: ReachEnd::River,
             drop_m: 0.0,
             fall: false,

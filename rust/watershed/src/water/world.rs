@@ -4,7 +4,7 @@
 use crate::cancel;
 use crate::carve::terrain::Terrain;
 use crate::drainage::{NodeKind, Stopwatch};
-use crate::math::geometry::segment_projection;
+use crate::math::geometry::{chord_fraction, segment_projection};
 use crate::math::sphere;
 use crate::settings::WorldSettings;
 use crate::water::levels::{
@@ -107,9 +107,10 @@ impl World {
 
     /// The level of a lake over unit direction `p` (nearest node `node`, carved ground
     /// `ground_m` and river level `river_m` there): that node's lake; or, where the ground
-    /// lies under it and no river stands higher, a lake at a neighbouring node or a lake
-    /// holding up a river in `near` (see [`WaterLevels::lake_held`]) whose water reaches `p`
-    /// from that node's cell or the river's centre line without crossing higher ground.
+    /// lies under it and no river stands higher, a lake at a neighbouring node (not down the
+    /// channel leaving it, see [`Reach::leaves_lake_m`](crate::Reach::leaves_lake_m)) or a
+    /// lake holding up a river in `near` (see [`WaterLevels::lake_held`]) whose water reaches
+    /// `p` from that node's cell or the river's centre line without crossing higher ground.
     fn lake_level(
         &self,
         p: DVec3,
@@ -125,8 +126,18 @@ impl World {
         // Only a lake above both the ground and the river here can show: skip the others
         // before walking the ground between.
         let shows = |lake: f64| lake > ground_m && river_m.is_none_or(|r| lake >= r);
+        // Past a lake's outlet, down the channel that leaves it, the water is the river's.
+        let outflow = |lake: f64| {
+            near.iter().map(|&id| &self.carve.reaches[id as usize]).any(|r| {
+                r.leaves_lake_m == Some(lake)
+                    && chord_fraction(r.start, r.end, p) > 0.0
+                    && segment_projection(r.start, r.end, p).1 * self.settings.radius_m < r.half_width_m
+            })
+        };
         let beside = (self.lattice.neighbor_slice(node).iter().map(|&j| j as usize))
-            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]))
+            .filter(|&j| {
+                d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]) && !outflow(d.water_level_m[j])
+            })
             .filter(|&j| {
                 let toward =
                     cell_edge_towards(p, self.lattice.positions()[node], self.lattice.positions()[j]);
