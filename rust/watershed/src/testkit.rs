@@ -1,5 +1,7 @@
 //! Named fixtures shared by tests and benchmarks, so they never drift apart.
 
+use crate::ground::grid::Grid;
+use crate::ground::topology::Topology;
 use crate::settings::{WorldCatalog, WorldSettings};
 use crate::water::world::World;
 use std::collections::BTreeMap;
@@ -57,5 +59,32 @@ pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T 
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(f),
         Err(e) => panic!("cannot build a pool of {threads} threads: {e}"),
+    }
+}
+
+/// A grid seen only through the general neighbour rule, without the index offsets its hot
+/// loops take ([`Topology::grid`] is `None`): what a grid fast path must match bit for bit.
+#[derive(Debug, Clone, Copy)]
+pub struct PlainGrid(pub Grid);
+
+impl Topology for PlainGrid {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.0.neighbors(i)
+    }
+
+    fn area_m2(&self, i: usize) -> f64 {
+        self.0.area_m2(i)
+    }
+
+    fn distance_m(&self, a: usize, b: usize) -> f64 {
+        self.0.distance_m(a, b)
+    }
+
+    fn on_edge(&self, i: usize) -> bool {
+        self.0.on_edge(i)
     }
 }

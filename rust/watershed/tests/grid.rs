@@ -1,6 +1,7 @@
 //! D8 drainage on small hand-drawn DEMs whose answers were worked out by hand.
 
-use watershed::{drain_grid, Grid, GridOptions, NodeKind, Outlet};
+use watershed::testkit::PlainGrid;
+use watershed::{drain_grid, route, DrainageParams, Grid, GridOptions, NodeKind, Outlet};
 
 const EDGES: GridOptions = GridOptions { sea_level_m: None, edge_outlets: true, lake_min_depth_m: 1.4 };
 
@@ -101,4 +102,26 @@ fn dry_grid_drains_to_its_lowest_cell() {
     assert_eq!(d.receivers[5], Outlet::Sink);
     assert_eq!(d.catchment_m2[5], 6.0);
     assert_eq!(d.stats.no_path, 0);
+}
+
+/// A grid's index-offset fast paths route exactly as the general neighbour rule does: the
+/// same receivers, order and catchments, bit for bit, with pits, flats, sea and edges.
+#[test]
+fn grid_fast_paths_route_like_the_general_rule() {
+    let grid = Grid { width: 23, height: 17, cell_m: 2.0 };
+    let dem: Vec<f64> = (0..grid.width * grid.height)
+        .map(|i| {
+            let (x, y) = ((i % grid.width) as f64, (i / grid.width) as f64);
+            (x * 0.7).sin() * 3.0 + (y * 0.5).cos() * 2.0 + 0.2 * x + ((i * 7919) % 5) as f64 * 0.5
+        })
+        .collect();
+    for params in [DrainageParams::outlets(None, true), DrainageParams::outlets(Some(1.0), false)] {
+        let (fast, plain) = (route(&grid, &dem, &params), route(&PlainGrid(grid), &dem, &params));
+        assert_eq!(fast.receivers, plain.receivers);
+        assert_eq!(fast.order, plain.order);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&fast.catchment_m2), bits(&plain.catchment_m2));
+        assert_eq!(bits(&fast.filled_m), bits(&plain.filled_m));
+        assert!(fast.filled_m.iter().zip(&dem).any(|(f, z)| f > z), "the DEM has pits to fill");
+    }
 }

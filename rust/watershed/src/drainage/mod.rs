@@ -312,8 +312,14 @@ fn flood_ramped<T: Topology>(
 
 /// The lowest strictly lower neighbour on the routing surface, ties by index.
 fn lowest_lower<T: Topology>(topo: &T, routing: &[f64], i: usize) -> Option<usize> {
+    lowest_of(routing, i, topo.neighbors(i))
+}
+
+/// The lowest of `around` strictly lower than node `i` on the routing surface, ties by index.
+#[inline(always)]
+fn lowest_of(routing: &[f64], i: usize, around: impl Iterator<Item = usize>) -> Option<usize> {
     let mut best: Option<usize> = None;
-    for j in topo.neighbors(i) {
+    for j in around {
         if routing[j] < routing[i] {
             best = match best {
                 Some(b) if routing[b] < routing[j] || (routing[b] == routing[j] && b < j) => Some(b),
@@ -465,16 +471,30 @@ pub fn route<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
 
 /// Each node's outlet, or its lowest strictly lower neighbour on the routing surface.
 fn receivers_on<T: Topology>(topo: &T, outlet: Vec<Option<Outlet>>, routing: &[f64]) -> Vec<Outlet> {
-    (0..topo.len())
-        .into_par_iter()
-        .map(|i| match outlet[i] {
-            Some(o) => o,
-            None => match lowest_lower(topo, routing, i) {
-                Some(j) => Outlet::Flows(NodeId(j as u32)),
-                None => Outlet::Sink,
-            },
-        })
-        .collect()
+    let flows = |lower: Option<usize>| lower.map_or(Outlet::Sink, |j| Outlet::Flows(NodeId(j as u32)));
+    let Some(grid) = topo.grid() else {
+        return (0..topo.len())
+            .into_par_iter()
+            .map(|i| outlet[i].unwrap_or_else(|| flows(lowest_lower(topo, routing, i))))
+            .collect();
+    };
+    // On a grid, inner cells reach their neighbours by index offsets: the same cells in the
+    // same order.
+    let w = grid.width;
+    let mut receivers = vec![Outlet::Sink; topo.len()];
+    receivers.par_chunks_mut(w).enumerate().for_each(|(row, out)| {
+        let (first, last) = grid.inner_columns(row);
+        for col in (0..first).chain(last..w) {
+            let i = row * w + col;
+            out[col] = outlet[i].unwrap_or_else(|| flows(lowest_lower(topo, routing, i)));
+        }
+        for (col, out) in out.iter_mut().enumerate().take(last).skip(first) {
+            let i = row * w + col;
+            *out = outlet[i]
+                .unwrap_or_else(|| flows(lowest_of(routing, i, grid.inner_neighbours(i).into_iter())));
+        }
+    });
+    receivers
 }
 
 /// Area draining through each node (its own included), summed in `order`, m².

@@ -259,6 +259,7 @@ impl<'a, T: Topology> Laplacian<'a, T> {
 mod tests {
     use super::*;
     use crate::ground::grid::Grid;
+    use crate::testkit::PlainGrid;
 
     fn edge_outlets() -> DrainageParams {
         DrainageParams::outlets(None, true)
@@ -312,27 +313,6 @@ mod tests {
         }
     }
 
-    /// A grid seen only through the general neighbour rule, without its offsets.
-    struct Plain(Grid);
-
-    impl Topology for Plain {
-        fn len(&self) -> usize {
-            self.0.len()
-        }
-        fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-            self.0.neighbors(i)
-        }
-        fn area_m2(&self, i: usize) -> f64 {
-            self.0.area_m2(i)
-        }
-        fn distance_m(&self, a: usize, b: usize) -> f64 {
-            self.0.distance_m(a, b)
-        }
-        fn on_edge(&self, i: usize) -> bool {
-            self.0.on_edge(i)
-        }
-    }
-
     /// The grid's inner-cell offsets give the same bytes as the general rule, sub-step for
     /// sub-step, with fixed cells inside and on the rim.
     #[test]
@@ -345,7 +325,7 @@ mod tests {
             let fixed: Vec<bool> = (0..n).map(|i| i % 5 == 0).collect();
             let (mut fast, mut plain) = (z0.clone(), z0.clone());
             diffuse(&grid, &mut fast, &fixed, 3.0);
-            diffuse(&Plain(grid), &mut plain, &fixed, 3.0);
+            diffuse(&PlainGrid(grid), &mut plain, &fixed, 3.0);
             assert_ne!(fast, z0, "{width}x{height}: something moved");
             assert_eq!(
                 fast.iter().map(|z| z.to_bits()).collect::<Vec<_>>(),
