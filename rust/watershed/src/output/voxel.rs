@@ -214,11 +214,8 @@ fn fill_block_with(
     for z in 0..sz {
         for x in 0..sx {
             let base = sy * (x + sx * z);
-            for y in 0..sy {
-                let v = block.origin + DVec3::new(x as f64, y as f64, z as f64) * step;
-                let (g, slope2) = grid.sample(v);
-                out[base + y] = ((v.length() - radius - g) / (1.0 + slope2).sqrt()) as f32;
-            }
+            let column = block.origin + DVec3::new(x as f64, 0.0, z as f64) * step;
+            grid.fill_column(column, step, radius, &mut out[base..base + sy]);
         }
     }
     Ok(BlockFill::Mixed)
@@ -258,7 +255,8 @@ struct FootprintGrid {
     nu: usize,
     nw: usize,
     ground: Vec<f64>,
-    slope2: Vec<f64>,
+    /// The cosine of the ground's slope, `1/√(1 + |∇g|²)`, at each sample.
+    flatness: Vec<f64>,
     min: f64,
     max: f64,
 }
@@ -288,36 +286,47 @@ impl FootprintGrid {
             })
             .collect();
         let at = |i: usize, j: usize| ground[j.min(nw - 1) * nu + i.min(nu - 1)];
-        let slope2 = (0..nu * nw)
+        let flatness = (0..nu * nw)
             .map(|k| {
                 let (i, j) = (k % nu, k / nu);
                 let (i0, i1, j0, j1) =
                     (i.saturating_sub(1), (i + 1).min(nu - 1), j.saturating_sub(1), (j + 1).min(nw - 1));
                 let gx = (at(i1, j) - at(i0, j)) / ((i1 - i0).max(1) as f64 * spacing_m);
                 let gy = (at(i, j1) - at(i, j0)) / ((j1 - j0).max(1) as f64 * spacing_m);
-                gx * gx + gy * gy
+                1.0 / (1.0 + gx * gx + gy * gy).sqrt()
             })
             .collect();
         let min = ground.iter().copied().fold(f64::INFINITY, f64::min);
         let max = ground.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        FootprintGrid { normal, e1, e2, u0, w0, du, nu, nw, ground, slope2, min, max }
+        FootprintGrid { normal, e1, e2, u0, w0, du, nu, nw, ground, flatness, min, max }
     }
 
-    /// Ground height and squared slope under voxel position `v`, bilinear in the grid.
-    #[inline]
-    fn sample(&self, v: DVec3) -> (f64, f64) {
-        let vn = v.dot(self.normal).max(1e-9);
-        let fu = ((v.dot(self.e1) / vn - self.u0) / self.du).clamp(0.0, (self.nu - 1) as f64);
-        let fw = ((v.dot(self.e2) / vn - self.w0) / self.du).clamp(0.0, (self.nw - 1) as f64);
-        let (i, j) = ((fu as usize).min(self.nu - 2), (fw as usize).min(self.nw - 2));
-        let (a, b) = (fu - i as f64, fw - j as f64);
-        let k = j * self.nu + i;
-        let lerp2 = |f: &[f64]| {
-            let top = f[k] + (f[k + 1] - f[k]) * a;
-            let bottom = f[k + self.nu] + (f[k + self.nu + 1] - f[k + self.nu]) * a;
-            top + (bottom - top) * b
-        };
-        (lerp2(&self.ground), lerp2(&self.slope2))
+    /// The SDF of a column of voxels `step_m` apart up the Y axis from `bottom` (metres from
+    /// the planet's centre) into `out`: height over the ground (bilinear in the grid) times
+    /// the ground's flatness there, so it behaves like a true distance on slopes.
+    fn fill_column(&self, bottom: DVec3, step_m: f64, radius: f64, out: &mut [f32]) {
+        // Along the column every dot product and the squared length change linearly or
+        // quadratically with y: no vector work per voxel, one division.
+        let (n0, u_0, w_0) = (bottom.dot(self.normal), bottom.dot(self.e1), bottom.dot(self.e2));
+        let (dn, du, dw) = (self.normal.y * step_m, self.e1.y * step_m, self.e2.y * step_m);
+        let scale = 1.0 / self.du;
+        let (top_u, top_w) = ((self.nu - 1) as f64, (self.nw - 1) as f64);
+        for (y, out) in out.iter_mut().enumerate() {
+            let h = y as f64 * step_m;
+            let inverse = 1.0 / (n0 + dn * y as f64).max(1e-9);
+            let fu = (((u_0 + du * y as f64) * inverse - self.u0) * scale).clamp(0.0, top_u);
+            let fw = (((w_0 + dw * y as f64) * inverse - self.w0) * scale).clamp(0.0, top_w);
+            let (i, j) = ((fu as usize).min(self.nu - 2), (fw as usize).min(self.nw - 2));
+            let (a, b) = (fu - i as f64, fw - j as f64);
+            let k = j * self.nu + i;
+            let lerp2 = |f: &[f64]| {
+                let top = f[k] + (f[k + 1] - f[k]) * a;
+                let bottom = f[k + self.nu] + (f[k + self.nu + 1] - f[k + self.nu]) * a;
+                top + (bottom - top) * b
+            };
+            let length = (bottom.length_squared() + h * (2.0 * bottom.y + h)).sqrt();
+            *out = ((length - radius - lerp2(&self.ground)) * lerp2(&self.flatness)) as f32;
+        }
     }
 }
 
