@@ -97,10 +97,10 @@ pub(crate) fn stream_power_step<T: Topology>(
     let routing = route(topo, heights, outlets);
     let dt = model.dt_yr;
     let power = area_power(&routing.catchment_m2, model.m);
-    for &i in routing.order.iter().rev() {
-        let Outlet::Flows(r) = routing.receivers[i] else { continue };
+    receivers_first(&routing.receivers, |i| {
+        let Outlet::Flows(r) = routing.receivers[i] else { return };
         if tectonics.held[i] {
-            continue;
+            return;
         }
         let r = r.index();
         let lifted = heights[i] + tectonics.uplift_share[i] * model.uplift_m_per_yr * dt;
@@ -112,11 +112,11 @@ pub(crate) fn stream_power_step<T: Topology>(
                 // the receiver's new height, so the flood sees a flat, not a pit.
                 lifted.max(routing.filled_m[i].min(heights[r]))
             };
-            continue;
+            return;
         }
         let f = model.k * dt * power[i] / topo.distance_m(i, r);
         heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]).max(tectonics.floor_m);
-    }
+    });
     if model.diffusion_m2_per_yr > 0.0 {
         let fixed: Vec<bool> = routing
             .receivers
@@ -127,6 +127,41 @@ pub(crate) fn stream_power_step<T: Topology>(
         diffuse(topo, heights, &fixed, model.diffusion_m2_per_yr * dt);
         for (h, _) in heights.iter_mut().zip(&fixed).filter(|(_, &fixed)| !fixed) {
             *h = h.max(tectonics.floor_m);
+        }
+    }
+}
+
+/// Calls `visit` on every node after the node it drains to: down each receiver chain from
+/// the nodes in index order, then back up it, so neighbours in the index are visited close
+/// together (the same nodes as the drainage order; nodes on a receiver cycle are left out,
+/// as that order leaves them out).
+fn receivers_first(receivers: &[Outlet], mut visit: impl FnMut(usize)) {
+    const NEW: u8 = 0;
+    const WALKING: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; receivers.len()];
+    let mut chain = Vec::new();
+    for start in 0..receivers.len() {
+        let mut i = start;
+        while state[i] == NEW {
+            state[i] = WALKING;
+            chain.push(i);
+            match receivers[i].receiver() {
+                Some(r) => i = r.index(),
+                None => break,
+            }
+        }
+        if state[i] == WALKING && receivers[i].receiver().is_some() {
+            // The walk came round to a node already on it: a cycle, left out.
+            if let Some(at) = chain.iter().position(|&c| c == i) {
+                for c in chain.drain(at..) {
+                    state[c] = DONE;
+                }
+            }
+        }
+        while let Some(c) = chain.pop() {
+            state[c] = DONE;
+            visit(c);
         }
     }
 }
@@ -311,6 +346,31 @@ mod tests {
             stream_power_step(&grid, &mut z, &model, &edge_outlets(), &Tectonics::uniform(25));
             assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
         }
+    }
+
+    /// Every node the drainage order holds is visited once, after its receiver; a receiver
+    /// cycle is left out, as that order leaves it out, and what drains into it is not.
+    #[test]
+    fn receivers_come_first_and_cycles_are_left_out() {
+        let grid = Grid { width: 9, height: 7, cell_m: 1.0 };
+        let z: Vec<f64> = (0..63).map(|i| ((i * 37) % 11) as f64 + 0.1 * i as f64).collect();
+        let routing = route(&grid, &z, &edge_outlets());
+        let mut seen = Vec::new();
+        receivers_first(&routing.receivers, |i| seen.push(i));
+        let mut expected = routing.order.clone();
+        let mut sorted = seen.clone();
+        expected.sort_unstable();
+        sorted.sort_unstable();
+        assert_eq!(sorted, expected);
+        for (k, &i) in seen.iter().enumerate() {
+            if let Some(r) = routing.receivers[i].receiver() {
+                assert!(seen[..k].contains(&r.index()), "{i} before its receiver");
+            }
+        }
+        let flows = |j: u32| Outlet::Flows(crate::ground::topology::NodeId(j));
+        let mut cyclic = Vec::new();
+        receivers_first(&[flows(1), flows(2), flows(1), Outlet::Sink, flows(0)], |i| cyclic.push(i));
+        assert_eq!(cyclic, vec![0, 3, 4]);
     }
 
     /// The grid's inner-cell offsets give the same bytes as the general rule, sub-step for
