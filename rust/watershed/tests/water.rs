@@ -24,7 +24,7 @@ const PINNED_LAKE_SHORES: &[(&str, usize)] = &[
     ("dry_moon", 0),
     ("ocean_world", 0),
     ("ashfall", 0),
-    ("redmesa", 11),
+    ("redmesa", 9),
     ("frostline", 0),
     ("pebble", 0),
     ("archipelago", 1),

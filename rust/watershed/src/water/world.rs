@@ -108,7 +108,8 @@ impl World {
     /// The level of a lake over unit direction `p` (nearest node `node`, carved ground
     /// `ground_m` and river level `river_m` there): that node's lake; or, where the ground
     /// lies under it and no river stands higher, a lake at a neighbouring node (not down the
-    /// channel leaving it, see [`Reach::leaves_lake_m`](crate::Reach::leaves_lake_m)) or a
+    /// channel leaving it, see [`Reach::leaves_lake_m`](crate::Reach::leaves_lake_m), nor
+    /// past the node it spills over on the side away from it) or a
     /// lake holding up a river in `near` (see [`WaterLevels::lake_held`]) whose water reaches
     /// `p` from that node's cell or the river's centre line without crossing higher ground.
     fn lake_level(
@@ -134,9 +135,20 @@ impl World {
                     && segment_projection(r.start, r.end, p).1 * self.settings.radius_m < r.half_width_m
             })
         };
+        // Past the node a lake spills over, on the side away from the lake, the ground falls
+        // away from the lake's rim.
+        let positions = self.lattice.positions();
+        let over_rim = |j: usize| {
+            let lake = &d.lakes[d.lake_id[j] as usize - 1];
+            lake.outlet.receiver().is_some_and(|o| o.index() == node)
+                && (p - positions[node]).dot(positions[j] - positions[node]) < 0.0
+        };
         let beside = (self.lattice.neighbor_slice(node).iter().map(|&j| j as usize))
             .filter(|&j| {
-                d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]) && !outflow(d.water_level_m[j])
+                d.kind[j] == NodeKind::Lake
+                    && shows(d.water_level_m[j])
+                    && !outflow(d.water_level_m[j])
+                    && !over_rim(j)
             })
             .filter(|&j| {
                 let toward =
