@@ -259,23 +259,29 @@ proptest! {
     }
 }
 
-/// Regression: a mouth's beach collar cut the ground below the mouth's own bed, leaving the
-/// river hanging 6.7 m over it (found by the property test above).
-#[test]
-fn collar_cut_below_mouth_bed() {
-    let mut w = testkit::world(QUICK_WORLD);
-    w.seed = 15_090_669_188_895_976_050;
-    w.lattice_nodes = 6_000;
-    check_carve(&World::build(&w));
-}
+/// Seeds the property test above once failed on, and what was wrong.
+const CARVE_REGRESSIONS: &[(u64, &str)] = &[
+    (
+        15_090_669_188_895_976_050,
+        "a mouth's beach collar cut the ground below the mouth's own bed, leaving the river \
+         hanging 6.7 m over it",
+    ),
+    (
+        12_021_065_939_678_549_090,
+        "a stream ending in a lake beside a deeper channel into the same lake had its last \
+         bed 7 m over that channel's floor, under the lake's water (the river has ended \
+         there, as it has under the sea)",
+    ),
+];
 
-/// Regression: a stream ending in a lake beside a deeper channel into the same lake had its
-/// last bed "floating" 7 m over that channel's floor, under the lake's water (found by the
-/// property test above; the river has ended there, as it has under the sea).
 #[test]
-fn a_stream_under_its_lake_has_ended() {
-    let mut w = testkit::world(QUICK_WORLD);
-    w.seed = 12_021_065_939_678_549_090;
-    w.lattice_nodes = 6_000;
-    check_carve(&World::build(&w));
+fn property_test_regressions_carve_cleanly() {
+    for &(seed, what) in CARVE_REGRESSIONS {
+        let mut w = testkit::world(QUICK_WORLD);
+        w.seed = seed;
+        w.lattice_nodes = 6_000;
+        let world = World::build(&w);
+        println!("seed {seed}: {what}");
+        check_carve(&world);
+    }
 }
