@@ -60,7 +60,7 @@ impl State {
     /// Dry `ground` before the first step.
     fn dry(ground: &[f64], model: &WaterSediment) -> Self {
         let n = ground.len();
-        let surface = ground.iter().map(|g| g + 0.0 + model.rain_m).collect();
+        let surface = ground.iter().map(|g| g + model.rain_m).collect();
         State { ground: ground.to_vec(), water: vec![0.0; n], sediment: vec![0.0; n], surface }
     }
 }

@@ -19,8 +19,7 @@ impl Grid {
     /// [`Topology::neighbors`], found by index offsets alone.
     #[inline(always)]
     pub fn inner_neighbours(&self, i: usize) -> [usize; 8] {
-        let w = self.width;
-        [i - w - 1, i - w, i - w + 1, i - 1, i + 1, i + w - 1, i + w, i + w + 1]
+        std::array::from_fn(|k| towards(i, self.width, k))
     }
 
     /// The columns `first..last` of `row` that lie away from the rim, where
@@ -52,19 +51,25 @@ impl Iterator for Neighbours {
         if self.present == 0 {
             return None;
         }
-        let k = self.present.trailing_zeros();
+        let k = self.present.trailing_zeros() as usize;
         self.present &= self.present - 1;
-        let (i, w) = (self.cell, self.width);
-        Some(match k {
-            0 => i - w - 1,
-            1 => i - w,
-            2 => i - w + 1,
-            3 => i - 1,
-            4 => i + 1,
-            5 => i + w - 1,
-            6 => i + w,
-            _ => i + w + 1,
-        })
+        Some(towards(self.cell, self.width, k))
+    }
+}
+
+/// The neighbour of cell `i` (`width` cells to a row) in direction `k`, in the order of
+/// [`Neighbours`]; the caller knows it is on the grid.
+#[inline(always)]
+fn towards(i: usize, width: usize, k: usize) -> usize {
+    match k {
+        0 => i - width - 1,
+        1 => i - width,
+        2 => i - width + 1,
+        3 => i - 1,
+        4 => i + 1,
+        5 => i + width - 1,
+        6 => i + width,
+        _ => i + width + 1,
     }
 }
 
