@@ -4,6 +4,7 @@
 use crate::cancel;
 use crate::carve::terrain::Terrain;
 use crate::drainage::{NodeKind, Stopwatch};
+use crate::ground::topology::NodeId;
 use crate::math::geometry::{chord_fraction, segment_projection};
 use crate::math::sphere;
 use crate::settings::WorldSettings;
@@ -107,9 +108,8 @@ impl World {
 
     /// The level of a lake over unit direction `p` (nearest node `node`, carved ground
     /// `ground_m` and river level `river_m` there): that node's lake; or, where the ground
-    /// lies under it and no river stands higher, a lake at a neighbouring node (not down the
-    /// channel leaving it, see [`Reach::leaves_lake_m`](crate::Reach::leaves_lake_m), nor
-    /// past the node it spills over on the side away from it) or a
+    /// lies under it and no river stands higher, a lake at a neighbouring node (not past the
+    /// node it spills over: down the channel leaving it, or beyond its rim) or a
     /// lake holding up a river in `near` (see [`WaterLevels::lake_held`]) whose water reaches
     /// `p` from that node's cell or the river's centre line without crossing higher ground.
     fn lake_level(
@@ -127,32 +127,26 @@ impl World {
         // Only a lake above both the ground and the river here can show: skip the others
         // before walking the ground between.
         let shows = |lake: f64| lake > ground_m && river_m.is_none_or(|r| lake >= r);
-        // Past a lake's outlet, down the channel that leaves it, the water is the river's.
-        let outflow = |lake: f64| {
-            near.iter().map(|&id| &self.carve.reaches[id as usize]).any(|r| {
-                r.leaves_lake_m == Some(lake)
-                    && chord_fraction(r.start, r.end, p) > 0.0
-                    && segment_projection(r.start, r.end, p).1 * self.settings.radius_m < r.half_width_m
-            })
-        };
-        // Past the node a lake spills over, on the side away from the lake, the ground falls
-        // away from the lake's rim.
+        // Past the node a lake spills over the water is no longer the lake's: not down the
+        // channel leaving it (the river's), nor on the side of that node away from the lake
+        // (the ground falls away from the rim).
         let positions = self.lattice.positions();
-        let over_rim = |j: usize| {
-            let lake = &d.lakes[d.lake_id[j] as usize - 1];
-            lake.outlet.receiver().is_some_and(|o| o.index() == node)
-                && (p - positions[node]).dot(positions[j] - positions[node]) < 0.0
+        let past_outlet = |j: usize| {
+            let Some(outlet) = d.lakes[d.lake_id[j] as usize - 1].outlet.receiver().map(NodeId::index) else {
+                return false;
+            };
+            let over_rim = outlet == node && (p - positions[node]).dot(positions[j] - positions[node]) < 0.0;
+            over_rim
+                || near.iter().map(|&id| &self.carve.reaches[id as usize]).any(|r| {
+                    r.from.index() == outlet
+                        && chord_fraction(r.start, r.end, p) > 0.0
+                        && segment_projection(r.start, r.end, p).1 * self.settings.radius_m < r.half_width_m
+                })
         };
         let beside = (self.lattice.neighbor_slice(node).iter().map(|&j| j as usize))
+            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]) && !past_outlet(j))
             .filter(|&j| {
-                d.kind[j] == NodeKind::Lake
-                    && shows(d.water_level_m[j])
-                    && !outflow(d.water_level_m[j])
-                    && !over_rim(j)
-            })
-            .filter(|&j| {
-                let toward =
-                    cell_edge_towards(p, self.lattice.positions()[node], self.lattice.positions()[j]);
+                let toward = cell_edge_towards(p, positions[node], positions[j]);
                 self.under_water_between(p, toward, d.water_level_m[j])
             })
             .map(|j| d.water_level_m[j]);
