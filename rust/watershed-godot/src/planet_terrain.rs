@@ -12,13 +12,15 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use watershed::{select_chunks, ChunkKey, MeshArrays, World};
 
-/// A chunk mesh built on a worker thread, on its way to the main thread.
-type BuiltChunk = (ChunkKey, MeshArrays);
+/// A chunk's ground and river-and-lake water meshes built on a worker thread, on their way
+/// to the main thread.
+type BuiltChunk = (ChunkKey, MeshArrays, MeshArrays);
 
 /// A chunked cube-sphere mesh of the carved ground around a viewer: chunks split while the
 /// viewer is within `split_factor` chunk widths, meshes built on worker threads and applied
 /// here on the main thread, collision on the finest chunks, vertex colours from the world's
-/// look. Reads the solved world of `solver`; the planet's centre is this node's origin.
+/// look, and the rivers' and lakes' surfaces with each chunk when `water_material` is set.
+/// Reads the solved world of `solver`; the planet's centre is this node's origin.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
 pub struct PlanetTerrain {
@@ -47,6 +49,10 @@ pub struct PlanetTerrain {
     /// Material of the chunks (vertex colours carry the look).
     #[export]
     material: Option<Gd<Material>>,
+    /// Material of the rivers' and lakes' surfaces drawn with each chunk, at the water
+    /// table's levels (the sea is drawn apart); none: no water is drawn.
+    #[export]
+    water_material: Option<Gd<Material>>,
     wanted: BTreeSet<ChunkKey>,
     shown: BTreeSet<ChunkKey>,
     results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
@@ -65,11 +71,11 @@ impl INode3D for PlanetTerrain {
         let Some(local) = viewer_offset(&self.to_gd().upcast(), self.viewer.as_ref()) else { return };
         let (tx, rx) = self.results.get_or_insert_with(channel);
         let tx = tx.clone();
-        let done: Vec<(ChunkKey, MeshArrays)> = rx.try_iter().collect();
-        for (key, arrays) in done {
+        let done: Vec<BuiltChunk> = rx.try_iter().collect();
+        for (key, ground, water) in done {
             self.in_flight = self.in_flight.saturating_sub(1);
             if self.wanted.contains(&key) {
-                self.show_chunk(key, &arrays);
+                self.show_chunk(key, &ground, &water);
             }
         }
         if self.in_flight > 0 {
@@ -84,12 +90,14 @@ impl INode3D for PlanetTerrain {
         let wanted: BTreeSet<ChunkKey> =
             select_chunks(world.settings.radius_m, local, self.split_factor, level).into_iter().collect();
         let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
+        let with_water = self.water_material.is_some();
         for &key in wanted.difference(&self.shown) {
             self.in_flight += 1;
             let (world, tx) = (world.clone(), tx.clone());
             rayon::spawn(move || {
                 let skirt = world.settings.relief_m * 0.02 + 2.0;
-                let _ = tx.send((key, world.chunk_mesh(key, res, skirt)));
+                let water = if with_water { world.water_chunk_mesh(key, res) } else { MeshArrays::default() };
+                let _ = tx.send((key, world.chunk_mesh(key, res, skirt), water));
             });
         }
         self.wanted = wanted;
@@ -102,6 +110,13 @@ impl PlanetTerrain {
     #[func]
     fn chunk_count(&self) -> i64 {
         self.shown.len() as i64
+    }
+
+    /// Whether the chunks around the viewer are all built and shown, and nothing else is:
+    /// false while any is on its way (after a teleport, for a few frames).
+    #[func]
+    fn is_settled(&self) -> bool {
+        self.in_flight == 0 && !self.wanted.is_empty() && self.wanted == self.shown
     }
 
     /// Drops every chunk; they are rebuilt around the viewer from the current solve.
@@ -124,14 +139,13 @@ impl PlanetTerrain {
         format!("Chunk_{}_{}_{}_{}", key.face, key.level, key.x, key.y)
     }
 
-    fn show_chunk(&mut self, key: ChunkKey, arrays: &MeshArrays) {
-        let mut mesh = ArrayMesh::new_gd();
-        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(arrays));
-        let mut instance = MeshInstance3D::new_alloc();
+    fn show_chunk(&mut self, key: ChunkKey, arrays: &MeshArrays, water: &MeshArrays) {
+        let mut instance = Self::instance(arrays, self.material.as_ref());
         instance.set_name(&Self::name(key));
-        instance.set_mesh(&mesh);
-        if let Some(material) = self.material.as_ref() {
-            instance.set_material_override(material);
+        if !water.indices.is_empty() {
+            let mut surface = Self::instance(water, self.water_material.as_ref());
+            surface.set_name("Water");
+            instance.add_child(&surface);
         }
         if i64::from(key.level) >= self.collision_level {
             let mut shape = ConcavePolygonShape3D::new_gd();
@@ -144,6 +158,17 @@ impl PlanetTerrain {
         }
         self.base_mut().add_child(&instance);
         self.shown.insert(key);
+    }
+
+    fn instance(arrays: &MeshArrays, material: Option<&Gd<Material>>) -> Gd<MeshInstance3D> {
+        let mut mesh = ArrayMesh::new_gd();
+        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(arrays));
+        let mut instance = MeshInstance3D::new_alloc();
+        instance.set_mesh(&mesh);
+        if let Some(material) = material {
+            instance.set_material_override(material);
+        }
+        instance
     }
 
     fn hide_chunk(&mut self, key: ChunkKey) {

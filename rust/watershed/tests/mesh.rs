@@ -1,4 +1,5 @@
-//! Engine meshes: terrain chunks sit on the carved ground, water strips on the river.
+//! Engine meshes: terrain chunks sit on the carved ground, water strips on the river, chunk
+//! water on the rivers and lakes.
 
 use watershed::testkit::{self, QUICK_WORLD};
 use watershed::{select_chunks, DVec3, ReachId};
@@ -51,4 +52,50 @@ fn water_strips_follow_the_river_level() {
         }
     }
     assert!(world.water_mesh(ReachId(u32::MAX)).positions.is_empty());
+}
+
+/// Chunk water stands at the water table's inland surface wherever that surface is over the
+/// ground (lakes included), runs only a grid step into the banks, never covers open sea, and
+/// a chunk far from any river or lake has none.
+#[test]
+fn chunk_water_stands_at_the_inland_surface() {
+    let world = testkit::built(QUICK_WORLD);
+    let r = world.settings.radius_m;
+    let lake = world.drainage.kind.iter().position(|&k| k == watershed::NodeKind::Lake);
+    let lake = lake.expect("the quick world has a lake");
+    let viewer = world.lattice.positions()[lake] * (r + 5.0);
+    let (mut wet_chunks, mut dry_chunks, mut lake_vertices) = (0, 0, 0);
+    for key in select_chunks(r, viewer, 1.5, 7) {
+        let mesh = world.water_chunk_mesh(key, 8);
+        check_indices(&mesh);
+        if mesh.indices.is_empty() {
+            dry_chunks += 1;
+            continue;
+        }
+        wet_chunks += 1;
+        let points: Vec<DVec3> = mesh.positions.iter().map(|p| DVec3::from(p.map(f64::from))).collect();
+        let surfaces: Vec<Option<f64>> = points.iter().map(|&p| world.inland_surface_at(p)).collect();
+        let wet_levels: Vec<f64> = surfaces.iter().flatten().copied().collect();
+        for (p, surface) in points.iter().zip(&surfaces) {
+            let h = p.length() - r;
+            match surface {
+                Some(surface) => {
+                    assert!((h - surface).abs() < 0.01, "water at {h} m over a surface at {surface} m");
+                    let node = world.lattice.nearest_node(p.normalize()).index();
+                    if world.drainage.kind[node] == watershed::NodeKind::Lake {
+                        lake_vertices += 1;
+                    }
+                }
+                // A dry corner carries a wet neighbour's level into the bank.
+                None => assert!(wet_levels.iter().any(|l| (h - l).abs() < 0.01), "dry corner at {h} m"),
+            }
+        }
+        for tri in mesh.indices.chunks_exact(3) {
+            let v = |i: u32| DVec3::from(mesh.positions[i as usize].map(f64::from));
+            let n = (v(tri[1]) - v(tri[0])).cross(v(tri[2]) - v(tri[0]));
+            assert!(n.dot(v(tri[0])) > 0.0, "water faces into the planet");
+        }
+    }
+    assert!(wet_chunks > 0 && dry_chunks > 0, "{wet_chunks} wet, {dry_chunks} dry chunks");
+    assert!(lake_vertices > 0, "the lake is drawn");
 }

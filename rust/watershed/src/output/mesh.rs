@@ -64,6 +64,18 @@ impl ChunkKey {
         (u, v)
     }
 
+    /// Unit directions of the `(res + 1)²` corners of the chunk's `res`-square grid, row by
+    /// row.
+    fn grid_dirs(self, res: usize) -> Vec<DVec3> {
+        let side = res + 1;
+        (0..side * side)
+            .map(|k| {
+                let (u, v) = self.face_uv(k % side, k / side, res);
+                cube_to_sphere(self.face, u, v)
+            })
+            .collect()
+    }
+
     /// Unit direction of the chunk's centre.
     pub fn centre(self) -> DVec3 {
         let (u, v) = self.face_uv(1, 1, 2);
@@ -112,12 +124,7 @@ impl Terrain {
         let res = res.max(1);
         let radius = self.settings.radius_m;
         let side = res + 1;
-        let dirs: Vec<DVec3> = (0..side * side)
-            .map(|k| {
-                let (u, v) = key.face_uv(k % side, k / side, res);
-                cube_to_sphere(key.face, u, v)
-            })
-            .collect();
+        let dirs = key.grid_dirs(res);
         let heights: Vec<f64> = dirs.iter().map(|&d| self.ground(d)).collect();
         let points: Vec<DVec3> = dirs.iter().zip(&heights).map(|(&d, &h)| d * (radius + h)).collect();
         let mut mesh = MeshArrays::default();
@@ -203,6 +210,65 @@ impl World {
             mesh.indices.extend_from_slice(&[a, b, c, c, b, d]);
         }
         orient_outward(&mut mesh, sphere::unit(reach.start + reach.end));
+        mesh
+    }
+
+    /// The river and lake surface over terrain chunk `key` (the sea is drawn apart): the
+    /// chunk's `res` × `res` grid at [`World::inland_surface_at`] wherever water stands,
+    /// each triangle with a wet corner drawn, its dry corners carried on at the highest
+    /// level of their wet neighbours so the surface runs into the bank instead of stopping
+    /// short of it. Empty where the chunk holds no river or lake.
+    pub fn water_chunk_mesh(&self, key: ChunkKey, res: usize) -> MeshArrays {
+        let res = res.max(1);
+        let side = res + 1;
+        let dirs = key.grid_dirs(res);
+        let wet: Vec<Option<f64>> = dirs.iter().map(|&d| self.inland_surface_at(d)).collect();
+        let mut mesh = MeshArrays::default();
+        if wet.iter().all(Option::is_none) {
+            return mesh;
+        }
+        let level: Vec<Option<f64>> = (0..side * side)
+            .map(|k| {
+                let (i, j) = ((k % side) as isize, (k / side) as isize);
+                wet[k].or_else(|| {
+                    let around = (-1..=1).flat_map(|dj| (-1..=1).map(move |di| (i + di, j + dj)));
+                    around
+                        .filter(|&(a, b)| (0..side as isize).contains(&a) && (0..side as isize).contains(&b))
+                        .filter_map(|(a, b)| wet[b as usize * side + a as usize])
+                        .reduce(f64::max)
+                })
+            })
+            .collect();
+        let colour =
+            look::mix(self.settings.look.shallows_color.to_f64(), self.settings.look.sea_color.to_f64(), 0.3)
+                .map(|c| c as f32);
+        let radius = self.settings.radius_m;
+        let mut vertex = vec![u32::MAX; side * side];
+        let mut corner = |k: usize, mesh: &mut MeshArrays| -> Option<u32> {
+            let surface = level[k]?;
+            if vertex[k] == u32::MAX {
+                vertex[k] = mesh.positions.len() as u32;
+                mesh.positions.push((dirs[k] * (radius + surface)).as_vec3().to_array());
+                mesh.normals.push(dirs[k].as_vec3().to_array());
+                mesh.colors.push(colour);
+            }
+            Some(vertex[k])
+        };
+        for j in 0..res {
+            for i in 0..res {
+                let a = j * side + i;
+                for tri in [[a, a + side, a + 1], [a + 1, a + side, a + side + 1]] {
+                    if tri.iter().all(|&k| wet[k].is_none()) {
+                        continue;
+                    }
+                    // Every corner of such a triangle has a level: it is wet or beside one.
+                    if let [Some(x), Some(y), Some(z)] = tri.map(|k| corner(k, &mut mesh)) {
+                        mesh.indices.extend_from_slice(&[x, y, z]);
+                    }
+                }
+            }
+        }
+        orient_outward(&mut mesh, key.centre());
         mesh
     }
 
