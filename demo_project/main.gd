@@ -4,12 +4,29 @@ extends Node3D
 
 const DEPTH_MAP_WIDTH := 1024
 ## Named places that stand in water; the walker lands on dry ground at every other one.
-const WET_PLACES: Array[String] = ["sea", "lake", "mill", "mouth"]
+const WET_PLACES: Array[String] = ["sea", "lake", "mill", "downstream", "mouth"]
 ## The steepest ground a walker is put on, degrees, measured over STANDABLE_SPAN_M metres.
 const MAX_SLOPE_DEG := 25.0
 const STANDABLE_SPAN_M := 6.0
 ## How far from the mill's river the village may stand, metres (searched outward).
-const VILLAGE_SEARCH_M := [40.0, 60.0, 80.0, 120.0, 160.0, 240.0, 320.0]
+const VILLAGE_SEARCH_M := [40.0, 60.0, 80.0, 120.0, 160.0, 240.0, 320.0, 480.0, 640.0]
+## How far down the river from the mill a swimmer watches it turn, metres.
+const DOWNSTREAM_M := 12.0
+## Compass bearings searched for the village around the mill, degrees.
+const VILLAGE_BEARINGS_DEG := [90.0, 270.0, 45.0, 135.0, 225.0, 315.0, 0.0, 180.0]
+## The crate floats this far from the open-sea place, away from the river mouth, metres: in
+## front of a walker arriving at the sea, not on top of it.
+const CRATE_OFFSET_M := 12.0
+## What the walker faces on arriving at a place: another place.
+const FACING := {
+	"spawn": "mill", "village": "mill", "downstream": "mill", "mill": "village", "mouth": "sea"
+}
+## What the walker turns its back on arriving at a place: the open sea faces away from the
+## mouth, out to the horizon and the crate.
+const FACING_AWAY := {"sea": "mouth"}
+const FACING_AWAY_M := 100.0
+## The spawn stands on land this high above the sea, metres (lowest, highest).
+const SPAWN_ABOVE_SEA_M := Vector2(3.0, 60.0)
 
 ## Name -> unit direction from the planet's centre, filled when a world is solved.
 var places: Dictionary = {}
@@ -48,7 +65,8 @@ func pick_world(world_name: String) -> void:
 
 
 ## Moves the walker to a named place ("spawn", "village", "mouth", "lake"): a metre over the
-## carved ground, or half a metre over the water where water stands there.
+## carved ground, or half a metre over the water where water stands there, facing what
+## FACING names.
 func teleport(place: String) -> void:
 	if not places.has(place) or not _solver.is_solved():
 		return
@@ -59,6 +77,12 @@ func teleport(place: String) -> void:
 	if not is_nan(level) and level > ground:
 		altitude = level + 0.5
 	_walker.call("teleport_to", dir * (_planet.radius_m() + altitude))
+	var target: String = FACING.get(place, "")
+	if places.has(target):
+		_walker.call("face", places[target] * _planet.radius_m())
+	target = FACING_AWAY.get(place, "")
+	if places.has(target):
+		_walker.call("face", _toward(dir, places[target], -FACING_AWAY_M) * _planet.radius_m())
 
 
 func _on_world_selected(index: int) -> void:
@@ -95,42 +119,80 @@ func _on_solved(stats: Dictionary) -> void:
 	for place in places:
 		_place_picker.add_item(place)
 	teleport("spawn")
-	_crate.call("drop_at", places.get("sea", places["spawn"]))
+	var sea: Vector3 = places.get("sea", places["spawn"])
+	_crate.call("drop_at", _toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M))
 	_mill.call("place_at", places.get("mill", places["spawn"]))
 
 
-## Named places from the solve: dry ground for the spawn, the mill on the largest river
-## (WaterTable.mill_site) with a village on its bank, a river mouth, a lake and the open sea.
+## Named places from the solve, all near the mill on the largest river
+## (WaterTable.mill_site) so every view shows the same country: the mill, the river just
+## below it and a village beside it, the spawn on low standable land near it, the nearest
+## river mouth, lake and open sea. Without a mill the first land node is the centre.
 func _find_places() -> void:
 	places.clear()
 	var kinds := _solver.kinds()
 	var positions := _solver.positions()
 	var heights := _solver.heights()
 	var sea_level: float = _planet.settings.sea_level_m
-	for i in kinds.size():
-		match kinds[i]:
-			DrainageSolver.KIND_LAND:
-				var high := heights[i] > sea_level + 10.0
-				if not places.has("spawn") and high and _standable(positions[i], sea_level):
-					places["spawn"] = positions[i]
-			DrainageSolver.KIND_SEA:
-				if not places.has("sea") and heights[i] < sea_level - 30.0:
-					places["sea"] = positions[i]
-			DrainageSolver.KIND_LAKE:
-				if not places.has("lake"):
-					places["lake"] = positions[i]
-	var site := _water.mill_site()
-	if site != Vector3.ZERO:
-		places["mill"] = site
-		var village := _dry_ground_beside(site, sea_level)
+	var centre := _water.mill_site()
+	if centre != Vector3.ZERO:
+		places["mill"] = centre
+		var village := _dry_ground_beside(centre, sea_level)
 		if village != Vector3.ZERO:
 			places["village"] = village
-	var mouths := _carver.mouths()
-	if not mouths.is_empty():
-		var ends := _carver.reach_points(mouths[0])
-		places["mouth"] = ends[0].normalized()
+		var level := _water.level_at(centre)
+		var flow := _water.flow_at(centre * (_planet.radius_m() + level))
+		if not is_nan(level) and flow.length() > 0.0:
+			var way := flow - centre * flow.dot(centre)
+			var below := (centre + way.normalized() * (DOWNSTREAM_M / _planet.radius_m())).normalized()
+			places["downstream"] = below
+	else:
+		centre = Vector3.UP
+		for i in kinds.size():
+			if kinds[i] == DrainageSolver.KIND_LAND:
+				centre = positions[i]
+				break
+	var nearest := {"sea": -2.0, "lake": -2.0}
+	var spawn_candidates: Array[Vector2] = []
+	for i in kinds.size():
+		var closeness := positions[i].dot(centre)
+		match kinds[i]:
+			DrainageSolver.KIND_LAND:
+				var above := heights[i] - sea_level
+				var low := above > SPAWN_ABOVE_SEA_M.x and above < SPAWN_ABOVE_SEA_M.y
+				# Low land first, nearest first; higher land only where there is none.
+				spawn_candidates.append(Vector2(closeness + (4.0 if low else 0.0), i))
+			DrainageSolver.KIND_SEA:
+				if heights[i] < sea_level - 30.0 and closeness > nearest["sea"]:
+					nearest["sea"] = closeness
+					places["sea"] = positions[i]
+			DrainageSolver.KIND_LAKE:
+				if closeness > nearest["lake"]:
+					nearest["lake"] = closeness
+					places["lake"] = positions[i]
+	spawn_candidates.sort_custom(func(a: Vector2, b: Vector2) -> bool: return a.x > b.x)
+	for candidate in spawn_candidates:
+		var dir := positions[int(candidate.y)]
+		if _standable(dir, sea_level):
+			places["spawn"] = dir
+			break
+	var best := -2.0
+	for reach in _carver.mouths():
+		var mouth: Vector3 = _carver.reach_points(reach)[0].normalized()
+		if mouth.dot(centre) > best:
+			best = mouth.dot(centre)
+			places["mouth"] = mouth
 	if not places.has("spawn"):
 		places["spawn"] = Vector3.UP
+
+
+## The direction `distance_m` metres from `from` on the way to `to` (`from` itself when
+## they are the same place).
+func _toward(from: Vector3, to: Vector3, distance_m: float) -> Vector3:
+	var way := to - from * to.dot(from)
+	if way.length() < 1e-9:
+		return from
+	return (from + way.normalized() * (distance_m / _planet.radius_m())).normalized()
 
 
 ## Whether the walker lands in water at `place`.
@@ -138,15 +200,18 @@ func place_is_wet(place: String) -> bool:
 	return WET_PLACES.has(place)
 
 
-## The nearest standable ground beside the river at `site`, searched outward on both banks;
-## Vector3.ZERO when there is none within the search.
+## The nearest standable ground around the river at `site`, searched outward on
+## VILLAGE_BEARINGS_DEG; Vector3.ZERO when there is none within the search.
 func _dry_ground_beside(site: Vector3, sea_level: float) -> Vector3:
-	var side := site.cross(Vector3.UP).normalized()
-	if side == Vector3.ZERO:
-		side = site.cross(Vector3.RIGHT).normalized()
+	var east := site.cross(Vector3.UP).normalized()
+	if east == Vector3.ZERO:
+		east = site.cross(Vector3.RIGHT).normalized()
+	var north := east.cross(site)
 	for distance: float in VILLAGE_SEARCH_M:
-		for sign: float in [1.0, -1.0]:
-			var dir := (site + side * (sign * distance / _planet.radius_m())).normalized()
+		for bearing: float in VILLAGE_BEARINGS_DEG:
+			var a := deg_to_rad(bearing)
+			var tangent := east * sin(a) + north * cos(a)
+			var dir := (site + tangent * (distance / _planet.radius_m())).normalized()
 			if _standable(dir, sea_level):
 				return dir
 	return Vector3.ZERO

@@ -21,7 +21,8 @@ var _placed := false
 @onready var _wheel: Node3D = $Wheel
 
 
-## Seats the wheel on the river at `direction`: its lowest paddle `dip_m` under the surface.
+## Seats the wheel on the river at `direction`: its lowest paddle `dip_m` under the surface,
+## its axle across the flow.
 func place_at(direction: Vector3) -> void:
 	if planet == null or water_table == null:
 		return
@@ -30,7 +31,14 @@ func place_at(direction: Vector3) -> void:
 	if is_nan(level):
 		level = planet.height_at(dir)
 	global_position = dir * (planet.radius_m() + level + radius_m - dip_m)
-	global_basis = Basis.looking_at(dir.cross(Vector3.UP).normalized(), dir)
+	# The axle lies across the river: the wheel faces down the flow where there is one.
+	var flow := water_table.flow_at(dir * (planet.radius_m() + level))
+	var forward := flow - dir * flow.dot(dir)
+	if forward.length() < 1e-6:
+		forward = dir.cross(Vector3.UP)
+	if forward.length() < 1e-6:
+		forward = dir.cross(Vector3.RIGHT)
+	global_basis = Basis.looking_at(forward.normalized(), dir)
 	_placed = true
 
 

@@ -62,6 +62,15 @@ func teleport_to(point: Vector3) -> void:
 	velocity = Vector3.ZERO
 
 
+## Turns the walker, level, toward `point` (metres from the planet's centre).
+func face(point: Vector3) -> void:
+	var up := global_position.normalized()
+	var forward := point - global_position
+	forward -= up * forward.dot(up)
+	if forward.length() > 0.001 and up != Vector3.ZERO:
+		global_basis = Basis.looking_at(forward.normalized(), up)
+
+
 ## Whether any collider lies between the walker and the planet's centre (the terrain
 ## streams its collision in around the walker a few frames after a teleport).
 func _ground_streamed_in() -> bool:
