@@ -7,6 +7,10 @@
 # A run fails on any FAIL line, on a probe that exits non-zero, and on any error line in the
 # engine's own output (`SCRIPT ERROR:`, `ERROR:`, `godot-rust function call failed`) that no
 # probe declared it would provoke, even beside a PASS.
+#
+# The capture probe renders the demo's views where it can: with the GL engine ($GODOT_GL, or
+# godot-gl beside the headless engine) and xvfb-run, it writes the frames and a contact sheet
+# ($CAPTURE_SHEET, else capture_sheet.png among the logs) and checks what is in them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${GODOT:-}" ] && [ -x ../shared/engine/godot ]; then
@@ -38,11 +42,26 @@ engine_errors() {
   ' "$1"
 }
 
+# The engine command `run` starts: headless, unless a probe needs the renderer.
+headless=("$godot_bin" --headless)
+launch=("${headless[@]}")
+
+# The capture probe draws frames: the GL engine ($GODOT_GL, or godot-gl beside the headless
+# engine) under a virtual X server at 640x360. Without either it runs headless and skips.
+gl_bin=${GODOT_GL:-}
+if [ -z "$gl_bin" ] && [[ $godot_bin == */* ]] && [ -x "$(dirname "$godot_bin")/godot-gl" ]; then
+  gl_bin=$(dirname "$godot_bin")/godot-gl
+fi
+renderer=()
+if [ -n "$gl_bin" ] && command -v xvfb-run >/dev/null 2>&1; then
+  renderer=(xvfb-run -a -s "-screen 0 640x360x24" "$gl_bin" --rendering-driver opengl3 --resolution 640x360)
+fi
+
 # name, log file, extra arguments for the script after `--`
 run() {
   local name=$1 log=$2
   shift 2
-  timeout 600 "$godot_bin" --headless --fixed-fps 60 --path demo_project \
+  timeout 600 "${launch[@]}" --fixed-fps 60 --path demo_project \
     --script "res://probes/$name.gd" -- "$@" > "$log" 2>&1
   local code=$?
   local problems
@@ -58,10 +77,19 @@ run() {
   return $code
 }
 
-for probe in config determinism drainage erosion water mill buoyancy voxel demo bad_input edits capture; do
+for probe in config determinism drainage erosion water mill buoyancy voxel demo bad_input edits; do
   echo "== $probe"
   run "$probe" "$logs/$probe.log"
 done
+
+if [ ${#renderer[@]} -gt 0 ]; then
+  echo "== capture, rendered by $gl_bin under xvfb-run"
+  launch=("${renderer[@]}")
+else
+  echo "== capture"
+fi
+run capture "$logs/capture.log" --sheet "${CAPTURE_SHEET:-$logs/capture_sheet.png}"
+launch=("${headless[@]}")
 
 echo "== determinism, second process"
 run determinism "$logs/determinism-2.log"
