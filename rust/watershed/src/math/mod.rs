@@ -1,6 +1,8 @@
 //! Shared arithmetic every stage may use: directions on the sphere (`sphere`), reach
-//! geometry and smooth profiles (`geometry`), seeded random numbers (`rng`).
+//! geometry and smooth profiles (`geometry`), seeded random numbers (`rng`), batches of
+//! queries evaluated nearby points together (`batch`).
 
+pub(crate) mod batch;
 pub mod geometry;
 pub mod rng;
 pub mod sphere;

@@ -5,6 +5,7 @@ use crate::cancel;
 use crate::carve::terrain::Terrain;
 use crate::drainage::{NodeKind, Stopwatch};
 use crate::ground::topology::NodeId;
+use crate::math::batch::map_nearby_together;
 use crate::math::geometry::{chord_fraction, segment_projection};
 use crate::math::sphere;
 use crate::settings::WorldSettings;
@@ -13,7 +14,6 @@ use crate::water::levels::{
 };
 use crate::water::waves::SeaState;
 use glam::DVec3;
-use rayon::prelude::*;
 use std::ops::Deref;
 use std::sync::atomic::AtomicBool;
 
@@ -218,9 +218,10 @@ impl World {
         self.water_at(dir).map(|w| w.level_m)
     }
 
-    /// Still water levels for many directions, in parallel (same bytes with any thread count).
+    /// Still water levels for many directions, in parallel, nearby directions together
+    /// (same bytes with any thread count and in any order).
     pub fn levels_at(&self, dirs: &[DVec3]) -> Vec<Option<f64>> {
-        dirs.par_iter().map(|&d| self.level_at(d)).collect()
+        map_nearby_together(dirs, |d| self.level_at(d))
     }
 
     /// How far `p` (metres from the planet's centre) is under the still water surface over
@@ -230,9 +231,9 @@ impl World {
         self.level_at(p).map(|level| level - height)
     }
 
-    /// [`World::depth_at`] for many points, in parallel.
+    /// [`World::depth_at`] for many points, in parallel, nearby points together.
     pub fn depths_at(&self, points: &[DVec3]) -> Vec<Option<f64>> {
-        points.par_iter().map(|&p| self.depth_at(p)).collect()
+        map_nearby_together(points, |p| self.depth_at(p))
     }
 
     /// Whether `p` is under still water.
@@ -240,9 +241,9 @@ impl World {
         self.depth_at(p).is_some_and(|d| d > 0.0)
     }
 
-    /// [`World::is_underwater`] for many points, in parallel.
+    /// [`World::is_underwater`] for many points, in parallel, nearby points together.
     pub fn are_underwater(&self, points: &[DVec3]) -> Vec<bool> {
-        points.par_iter().map(|&p| self.is_underwater(p)).collect()
+        map_nearby_together(points, |p| self.is_underwater(p))
     }
 
     /// Water velocity at `p` (metres from the planet's centre), m/s along the stream: the
@@ -273,9 +274,9 @@ impl World {
         }
     }
 
-    /// [`World::flow_at`] for many points, in parallel.
+    /// [`World::flow_at`] for many points, in parallel, nearby points together.
     pub fn flows_at(&self, points: &[DVec3]) -> Vec<DVec3> {
-        points.par_iter().map(|&p| self.flow_at(p)).collect()
+        map_nearby_together(points, |p| self.flow_at(p))
     }
 
     /// The flow of the reach whose channel is nearest to `dir`, if any reach's banks reach it.
@@ -316,18 +317,15 @@ impl World {
     /// time `t` (seconds): the sea's moving surface where the sea covers, the still river or
     /// lake level elsewhere. Negative above the surface; `None` over dry ground.
     pub fn submersion(&self, points: &[DVec3], t: f64) -> Vec<Option<f64>> {
-        points
-            .par_iter()
-            .map(|&p| {
-                let height = p.length() - self.settings.radius_m;
-                let water = self.water_at(p)?;
-                let surface = match (&self.water.sea, water.body) {
-                    (Some(sea), Body::Sea) => sea.surface_height_m(p, t),
-                    _ => water.level_m,
-                };
-                Some(surface - height)
-            })
-            .collect()
+        map_nearby_together(points, |p| {
+            let height = p.length() - self.settings.radius_m;
+            let water = self.water_at(p)?;
+            let surface = match (&self.water.sea, water.body) {
+                (Some(sea), Body::Sea) => sea.surface_height_m(p, t),
+                _ => water.level_m,
+            };
+            Some(surface - height)
+        })
     }
 }
 
