@@ -54,9 +54,13 @@ impl ErodedField {
 
     /// The change at unit direction `p`, metres: exact at a node, interpolated between.
     pub fn at(&self, p: DVec3) -> f64 {
+        self.at_from(p, self.lattice.nearest_node(p).index())
+    }
+
+    /// [`ErodedField::at`] with the lattice's nearest node to `p` already found (`start`).
+    pub(crate) fn at_from(&self, p: DVec3, start: usize) -> f64 {
         let lattice = &*self.lattice;
         let positions = lattice.positions();
-        let start = lattice.nearest_node(p).index();
         let r = self.support;
         // Walk out from the nearest node over the neighbour graph through the nodes inside
         // the support: every node inside has a neighbour nearer to `p` (greedy routing on

@@ -267,13 +267,26 @@ impl PlanetHeight {
     /// [`PlanetHeight::height`] for a direction already of unit length.
     #[inline]
     pub fn height_unit(&self, p: DVec3) -> f64 {
+        self.worked(p, |field| field.at(p))
+    }
+
+    /// [`PlanetHeight::height_unit`] given the node of the world's lattice nearest to `p`
+    /// (the lattice erosion was stored on): the same bits, one lattice search fewer.
+    #[inline]
+    pub(crate) fn height_unit_near(&self, p: DVec3, nearest: usize) -> f64 {
+        self.worked(p, |field| field.at_from(p, nearest))
+    }
+
+    /// The natural ground at `p` with the eroded field's `change` there added.
+    #[inline]
+    fn worked(&self, p: DVec3, change: impl FnOnce(&ErodedField) -> f64) -> f64 {
         let natural = self.natural_unit(p);
         match &self.eroded {
             // The worked nodes stay within the natural range; the clamp holds the
             // invariant between nodes too.
             Some(field) => {
                 let limit = self.relief_m * (1.0 - 1e-12);
-                (field.natural_share() * natural + field.at(p)).clamp(-limit, limit)
+                (field.natural_share() * natural + change(field)).clamp(-limit, limit)
             }
             None => natural,
         }

@@ -84,13 +84,13 @@ impl World {
     /// a lake or a river where its level stands above the carved ground; `None` when dry.
     pub fn water_at(&self, dir: DVec3) -> Option<Water> {
         let p = sphere::unit(dir);
-        let natural = self.planet.height_unit(p);
+        let node = self.lattice.nearest_node(p).index();
+        let natural = self.planet.height_unit_near(p, node);
         let sea = Some(Water { level_m: self.settings.sea_level_m, body: Body::Sea });
         // The carve never raises the ground: under the sea before it, under the sea after.
         if self.settings.sea && natural < self.settings.sea_level_m {
             return sea;
         }
-        let node = self.lattice.nearest_node(p).index();
         let near = self.carve.reaches_near(&self.lattice, node);
         let ground = self.carve.cut_near(p, natural, &near);
         if self.settings.sea && ground < self.settings.sea_level_m {
@@ -199,7 +199,7 @@ impl World {
         let p = sphere::unit(dir);
         let node = self.lattice.nearest_node(p).index();
         let near = self.carve.reaches_near(&self.lattice, node);
-        let ground = self.carve.cut_near(p, self.planet.height_unit(p), &near);
+        let ground = self.carve.cut_near(p, self.planet.height_unit_near(p, node), &near);
         let river = self.river_level(p, &near);
         let level = match (river, self.lake_level(p, node, &near, ground, river)) {
             (Some(r), Some(l)) => r.max(l),
