@@ -11,6 +11,7 @@ use crate::math::sphere;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 /// Golden ratio.
 const PHI: f64 = 1.618_033_988_749_895;
@@ -245,6 +246,13 @@ fn symmetric_csr(picks: &[[u32; PICKS]]) -> (Vec<u32>, Vec<u32>) {
     (offsets, neighbors)
 }
 
+/// `φ^k` for `k` in `0..64` and `ln φ²`, as `libm` gives them: the inverse mapping's
+/// constants, computed once per process instead of once per query.
+fn phi_powers() -> &'static ([f64; 64], f64) {
+    static POWERS: OnceLock<([f64; 64], f64)> = OnceLock::new();
+    POWERS.get_or_init(|| (std::array::from_fn(|k| libm::pow(PHI, k as f64)), libm::log(PHI * PHI)))
+}
+
 /// A node near `p` by inverting the spherical Fibonacci mapping (Keinert et al. 2015),
 /// in this crate's axes (+Y north, longitude from +Z towards +X).
 fn inverse_fibonacci(positions: &[DVec3], p: DVec3) -> usize {
@@ -260,11 +268,12 @@ fn inverse_fibonacci(positions: &[DVec3], p: DVec3) -> usize {
             a
         }
     };
-    let k = (libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta))
-        / libm::log(PHI * PHI))
-    .floor()
-    .max(2.0);
-    let fk = libm::pow(PHI, k) / 5f64.sqrt();
+    let (powers, log_phi2) = phi_powers();
+    let k = (libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta)) / log_phi2)
+        .floor()
+        .max(2.0);
+    let power = powers.get(k as usize).copied().unwrap_or_else(|| libm::pow(PHI, k));
+    let fk = power / 5f64.sqrt();
     let (f0, f1) = (fk.round(), (fk * PHI).round());
     let madfrac = |a: f64, b: f64| (a * b).fract();
     let b00 = tau * madfrac(f0 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
