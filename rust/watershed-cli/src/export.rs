@@ -1,11 +1,22 @@
 //! `watershed export` and `watershed grid-drain`: solves written as `.npy` arrays.
 
 use std::path::Path;
-use watershed::{drain_grid, write_npy, Grid, GridOptions, NpyElement, World, WorldSettings};
+use watershed::{drain_grid, write_npy_to, Grid, GridOptions, NpyElement, World, WorldSettings};
 
 fn save<T: NpyElement>(dir: &Path, name: &str, shape: &[usize], values: &[T]) -> Result<(), String> {
+    save_from(dir, name, shape, values.iter().copied())
+}
+
+/// Writes `values` as `dir/name`, converted as they are written.
+fn save_from<T: NpyElement>(
+    dir: &Path,
+    name: &str,
+    shape: &[usize],
+    values: impl ExactSizeIterator<Item = T>,
+) -> Result<(), String> {
     let path = dir.join(name);
-    std::fs::write(&path, write_npy(shape, values))
+    std::fs::File::create(&path)
+        .and_then(|mut file| write_npy_to(&mut file, shape, values))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
@@ -70,11 +81,11 @@ pub fn grid(
     let solve_ms = t.elapsed().as_secs_f64() * 1e3;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let shape = [array.rows, array.cols];
-    let lake_id: Vec<i32> = d.lake_id.iter().map(|&l| l as i32).collect();
+    let receivers = d.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0)));
     save(out, "filled.npy", &shape, &d.filled_m)?;
-    save(out, "receivers.npy", &shape, &d.receiver_indices())?;
+    save_from(out, "receivers.npy", &shape, receivers)?;
     save(out, "accum.npy", &shape, &d.catchment_m2)?;
-    save(out, "lake_id.npy", &shape, &lake_id)?;
+    save_from(out, "lake_id.npy", &shape, d.lake_id.iter().map(|&l| l as i32))?;
     println!(
         "{}: {}x{} cells, {} lakes, uphill {}, no path {}, {solve_ms:.0} ms -> {}",
         dem.display(),

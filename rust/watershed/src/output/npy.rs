@@ -148,6 +148,29 @@ element!(u8, "|u1");
 /// # Panics
 /// If the shape's product is not `values.len()`.
 pub fn write<T: NpyElement>(shape: &[usize], values: &[T]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128 + values.len() * 8);
+    match write_to(&mut out, shape, values.iter().copied()) {
+        Ok(()) => out,
+        Err(e) => unreachable!("writing to memory cannot fail: {e}"),
+    }
+}
+
+/// Bytes a writer gets at a time from [`write_to`].
+const WRITE_CHUNK_BYTES: usize = 1 << 20;
+
+/// [`write`] straight into `out` (a file, say), `values` converted a chunk at a time: no
+/// copy of the whole array is made in memory.
+///
+/// # Errors
+/// What `out` returns.
+///
+/// # Panics
+/// If the shape's product is not the number of values.
+pub fn write_to<T: NpyElement, W: std::io::Write>(
+    out: &mut W,
+    shape: &[usize],
+    values: impl ExactSizeIterator<Item = T>,
+) -> std::io::Result<()> {
     assert_eq!(shape.iter().product::<usize>(), values.len(), "shape does not match the values");
     let mut dims = String::new();
     for d in shape {
@@ -163,19 +186,36 @@ pub fn write<T: NpyElement>(shape: &[usize], values: &[T]) -> Vec<u8> {
     let total = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - total % 64) % 64));
     header.push('\n');
-    let mut out = Vec::with_capacity(10 + header.len() + values.len() * 8);
-    out.extend_from_slice(b"\x93NUMPY\x01\x00");
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
-    for &v in values {
-        v.put(&mut out);
+    let mut chunk = Vec::with_capacity(WRITE_CHUNK_BYTES + 16);
+    chunk.extend_from_slice(b"\x93NUMPY\x01\x00");
+    chunk.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    chunk.extend_from_slice(header.as_bytes());
+    for v in values {
+        v.put(&mut chunk);
+        if chunk.len() >= WRITE_CHUNK_BYTES {
+            out.write_all(&chunk)?;
+            chunk.clear();
+        }
     }
-    out
+    out.write_all(&chunk)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An array larger than a write chunk comes back whole and in order.
+    #[test]
+    fn round_trips_an_array_written_in_chunks() {
+        let (rows, cols) = (600, 500);
+        let values: Vec<f64> = (0..rows * cols).map(|k| k as f64 * 0.25 - 7.0).collect();
+        assert!(values.len() * 8 > 2 * WRITE_CHUNK_BYTES);
+        let mut bytes = Vec::new();
+        write_to(&mut bytes, &[rows, cols], values.iter().copied()).expect("in memory");
+        let a = read_array2(&bytes).expect("valid");
+        assert_eq!((a.rows, a.cols), (rows, cols));
+        assert_eq!(a.data, values);
+    }
 
     #[test]
     fn round_trips_a_2d_f64_array() {
