@@ -158,7 +158,7 @@ pub fn write<T: NpyElement>(shape: &[usize], values: &[T]) -> Vec<u8> {
 /// Bytes a writer gets at a time from [`write_to`].
 const WRITE_CHUNK_BYTES: usize = 1 << 20;
 
-/// [`write`] straight into `out` (a file, say), `values` converted a chunk at a time: no
+/// [`write()`] straight into `out` (a file, say), `values` converted a chunk at a time: no
 /// copy of the whole array is made in memory.
 ///
 /// # Errors
