@@ -3,7 +3,8 @@ extends SceneTree
 ## solves; the walker stands on dry ground at the spawn; after 10 s of physics the crate
 ## floats at the sea's live surface (not fallen through the planet, not flown away); the
 ## mill turns; teleporting to every named place lands on dry ground or in water as the place
-## says. Then two other worlds are picked from the world picker and the same is checked.
+## says, and in a river or lake the terrain draws that water's surface around the walker.
+## Then two other worlds are picked from the world picker and the same is checked.
 ## Run with `--fixed-fps 60` (run.sh does) so 600 physics frames are 10 s of physics.
 
 const Lib := preload("res://probes/probe_lib.gd")
@@ -15,6 +16,10 @@ const SETTLE_FRAMES := 90
 const STANDING_M := Vector2(0.0, 2.5)
 ## A floating body's centre stays this close to the live water surface, metres.
 const FLOATING_M := 1.5
+## Places in a river or lake: the terrain draws that water's surface around the walker.
+const INLAND_WATER: Array[String] = ["lake", "mill", "downstream"]
+## How near the walker the drawn surface is looked for, metres.
+const DRAWN_WITHIN_M := 20.0
 
 var _lib := Lib.new()
 var _main: Node3D
@@ -76,6 +81,8 @@ func _check_world(world_name: String, started: int) -> void:
 		_main.call("teleport", place)
 		await _physics(SETTLE_FRAMES)
 		_check_walker("%s/teleport_%s" % [p, place], place)
+		if INLAND_WATER.has(place):
+			_check_water_drawn("%s/water_drawn_%s" % [p, place])
 
 
 ## Waits for the next `solved` (main.gd handles it first: places, crate, mill) or the
@@ -109,6 +116,27 @@ func _check_walker(name: String, place: String) -> void:
 			above, "standing" if standing else "not standing", "dry" if dry else "under water"
 		]
 		_lib.check(name, standing and near and dry, what, "standing 0-2.5 m over dry ground")
+
+
+## The river or lake the walker swims in is drawn: a terrain chunk's water surface has a
+## vertex within DRAWN_WITHIN_M of the walker at the water table's level there.
+func _check_water_drawn(name: String) -> void:
+	var walker: Node3D = _main.get_node("Walker")
+	var pos := walker.global_position
+	var best := INF
+	for chunk in _main.get_node("Planet/PlanetTerrain").get_children():
+		var surface := chunk.get_node_or_null("Water") as MeshInstance3D
+		if surface == null:
+			continue
+		var vertices: PackedVector3Array = surface.mesh.surface_get_arrays(0)[Mesh.ARRAY_VERTEX]
+		for v in vertices:
+			if v.distance_to(pos) > DRAWN_WITHIN_M:
+				continue
+			var level := _water.level_at(v)
+			if not is_nan(level):
+				best = minf(best, absf(v.length() - _planet.radius_m() - level))
+	var what := "nearest drawn vertex %.3f m off the level" % best if best < INF else "none drawn"
+	_lib.check(name, best <= 0.05, what, "a surface vertex at the level within 20 m")
 
 
 ## The crate after 10 s of physics: its centre within FLOATING_M of the live sea surface.
