@@ -81,9 +81,8 @@ pub fn grid(
     let solve_ms = t.elapsed().as_secs_f64() * 1e3;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let shape = [array.rows, array.cols];
-    let receivers = d.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0)));
     save(out, "filled.npy", &shape, &d.filled_m)?;
-    save_from(out, "receivers.npy", &shape, receivers)?;
+    save_from(out, "receivers.npy", &shape, d.receiver_indices_iter())?;
     save(out, "accum.npy", &shape, &d.catchment_m2)?;
     save_from(out, "lake_id.npy", &shape, d.lake_id.iter().map(|&l| l as i32))?;
     println!(

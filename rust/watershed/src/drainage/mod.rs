@@ -197,7 +197,12 @@ impl Drainage {
     /// Every node's receiver as a flat index, -1 where the water stops (sea, edge, sink):
     /// the form file formats and engines take.
     pub fn receiver_indices(&self) -> Vec<i64> {
-        self.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0))).collect()
+        self.receiver_indices_iter().collect()
+    }
+
+    /// [`Drainage::receiver_indices`] one at a time, for writers that stream them.
+    pub fn receiver_indices_iter(&self) -> impl ExactSizeIterator<Item = i64> + '_ {
+        self.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0)))
     }
 }
 
