@@ -187,9 +187,7 @@ impl World {
         let radius = self.settings.radius_m;
         let steps = ((reach.length_m / 4.0).ceil() as usize).max(2);
         let across = sphere::unit((reach.end - reach.start).cross(reach.start + reach.end));
-        let colour =
-            look::mix(self.settings.look.shallows_color.to_f64(), self.settings.look.sea_color.to_f64(), 0.3)
-                .map(|c| c as f32);
+        let colour = self.inland_water_colour();
         let mut mesh = MeshArrays::default();
         for k in 0..=steps {
             let t = k as f64 / steps as f64;
@@ -239,9 +237,7 @@ impl World {
                 })
             })
             .collect();
-        let colour =
-            look::mix(self.settings.look.shallows_color.to_f64(), self.settings.look.sea_color.to_f64(), 0.3)
-                .map(|c| c as f32);
+        let colour = self.inland_water_colour();
         let radius = self.settings.radius_m;
         let mut vertex = vec![u32::MAX; side * side];
         let mut corner = |k: usize, mesh: &mut MeshArrays| -> Option<u32> {
@@ -270,6 +266,13 @@ impl World {
         }
         orient_outward(&mut mesh, key.centre());
         mesh
+    }
+
+    /// The vertex colour of river and lake surfaces: the world's shallows, a little towards
+    /// its sea colour.
+    fn inland_water_colour(&self) -> [f32; 3] {
+        let look = &self.settings.look;
+        look::mix(look.shallows_color.to_f64(), look.sea_color.to_f64(), 0.3).map(|c| c as f32)
     }
 
     /// Sea depth over the whole planet as an equirectangular map `width` × `width / 2`
