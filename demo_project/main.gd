@@ -143,9 +143,7 @@ func _find_places() -> void:
 		var level := _water.level_at(centre)
 		var flow := _water.flow_at(centre * (_planet.radius_m() + level))
 		if not is_nan(level) and flow.length() > 0.0:
-			var way := flow - centre * flow.dot(centre)
-			var below := (centre + way.normalized() * (DOWNSTREAM_M / _planet.radius_m())).normalized()
-			places["downstream"] = below
+			places["downstream"] = _toward(centre, flow, DOWNSTREAM_M)
 	else:
 		centre = Vector3.UP
 		for i in kinds.size():
@@ -186,8 +184,8 @@ func _find_places() -> void:
 		places["spawn"] = Vector3.UP
 
 
-## The direction `distance_m` metres from `from` on the way to `to` (`from` itself when
-## they are the same place).
+## The direction `distance_m` metres from `from` on the way to `to` (a place, or any vector
+## pointing that way along the ground; `from` itself when there is no way to go).
 func _toward(from: Vector3, to: Vector3, distance_m: float) -> Vector3:
 	var way := to - from * to.dot(from)
 	if way.length() < 1e-9:
@@ -203,15 +201,11 @@ func place_is_wet(place: String) -> bool:
 ## The nearest standable ground around the river at `site`, searched outward on
 ## VILLAGE_BEARINGS_DEG; Vector3.ZERO when there is none within the search.
 func _dry_ground_beside(site: Vector3, sea_level: float) -> Vector3:
-	var east := site.cross(Vector3.UP).normalized()
-	if east == Vector3.ZERO:
-		east = site.cross(Vector3.RIGHT).normalized()
-	var north := east.cross(site)
+	var axes := _east_north(site)
 	for distance: float in VILLAGE_SEARCH_M:
 		for bearing: float in VILLAGE_BEARINGS_DEG:
 			var a := deg_to_rad(bearing)
-			var tangent := east * sin(a) + north * cos(a)
-			var dir := (site + tangent * (distance / _planet.radius_m())).normalized()
+			var dir := _toward(site, axes[0] * sin(a) + axes[1] * cos(a), distance)
 			if _standable(dir, sea_level):
 				return dir
 	return Vector3.ZERO
@@ -224,13 +218,19 @@ func _standable(dir: Vector3, sea_level: float) -> bool:
 	var radius := _planet.radius_m()
 	if ground < sea_level + 2.0 or _water.is_underwater(dir * (radius + ground + 1.0)):
 		return false
-	var east := dir.cross(Vector3.UP).normalized()
-	if east == Vector3.ZERO:
-		east = dir.cross(Vector3.RIGHT).normalized()
-	var north := east.cross(dir)
+	var axes := _east_north(dir)
 	var rise := tan(deg_to_rad(MAX_SLOPE_DEG)) * STANDABLE_SPAN_M
-	for tangent: Vector3 in [east, -east, north, -north]:
+	for tangent: Vector3 in [axes[0], -axes[0], axes[1], -axes[1]]:
 		var beside := (dir + tangent * (STANDABLE_SPAN_M / radius)).normalized()
 		if absf(_solver.ground_at(beside) - ground) > rise:
 			return false
 	return true
+
+
+## East and north along the ground at unit direction `dir` (any two perpendicular
+## horizontal axes at the poles).
+func _east_north(dir: Vector3) -> Array[Vector3]:
+	var east := dir.cross(Vector3.UP).normalized()
+	if east == Vector3.ZERO:
+		east = dir.cross(Vector3.RIGHT).normalized()
+	return [east, east.cross(dir)]
