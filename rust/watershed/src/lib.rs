@@ -67,9 +67,9 @@ mod water;
 
 pub use carve::terrain::Terrain;
 pub use carve::{
-    nearer_bed_wins, profile_at, Carve, CarveStats, Reach, ReachEnd, ReachId, BANK_MARGIN_M, BANK_SPACING_M,
-    BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M, SILL_DEPTH_M,
-    SILL_SLOPE,
+    nearer_bed_wins, profile_at, Carve, CarveParams, CarveStats, Reach, ReachEnd, ReachId, BANK_MARGIN_M,
+    BANK_SPACING_M, BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
+    SILL_DEPTH_M, SILL_SLOPE,
 };
 pub use checks::budget::{
     available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
@@ -93,6 +93,7 @@ pub use glam::DVec3;
 pub use ground::grid::Grid;
 pub use ground::height::PlanetHeight;
 pub use ground::lattice::FibonacciLattice;
+pub use ground::surface::{GridSurface, PlanetSurface, Surface};
 pub use ground::topology::{NodeId, Topology};
 pub use math::rng::SplitMix64;
 pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
@@ -114,8 +115,8 @@ pub use settings::{
 };
 pub use water::hull::{Hull, WATER_DENSITY};
 pub use water::levels::{
-    reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterStats, BASE_RUNOFF_M_S, LAKE_BLEND_M,
-    SEA_CLEARANCE_M,
+    reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterParams, WaterStats, BASE_RUNOFF_M_S,
+    LAKE_BLEND_M, SEA_CLEARANCE_M,
 };
 pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
 pub use water::world::World;

@@ -9,14 +9,14 @@
 pub mod terrain;
 
 use crate::drainage::{Drainage, NodeKind};
-use crate::ground::height::PlanetHeight;
-use crate::ground::lattice::FibonacciLattice;
+use crate::ground::grid::Grid;
+use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
 use crate::math::geometry::{bell, csr, segment_projection, smoothstep};
-use crate::math::sphere;
 use crate::settings::WorldSettings;
 use glam::DVec3;
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// Steepest a bed may fall, metres per metre along the stream (about 80°).
 pub const MAX_FACE_SLOPE: f64 = 6.0;
@@ -197,7 +197,30 @@ pub struct CarveStats {
     pub samples_per_reach: usize,
 }
 
-/// Every channel of one world and an index to find them from any direction.
+/// What a carve needs of its world besides the ground and the drainage.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CarveParams {
+    /// Depth of the largest river's channel, metres.
+    pub channel_depth_m: f64,
+    /// Half of every channel's width (centre line to bank), metres; `None` for widths that
+    /// grow with the catchment (from the depth up to twice the depth).
+    pub half_width_m: Option<f64>,
+    /// The sea's level, metres above the datum; `None` without a sea.
+    pub sea_level_m: Option<f64>,
+}
+
+impl CarveParams {
+    /// A planet's carve parameters, from its settings.
+    pub fn for_world(settings: &WorldSettings) -> Self {
+        CarveParams {
+            channel_depth_m: settings.channel_depth_m,
+            half_width_m: None,
+            sea_level_m: settings.sea.then_some(settings.sea_level_m),
+        }
+    }
+}
+
+/// Every channel of one world and an index to find them from any point.
 #[derive(Debug, Clone)]
 pub struct Carve {
     /// The reaches, in the order of their upstream node.
@@ -205,21 +228,22 @@ pub struct Carve {
     /// Reaches touching each node: `ids[offsets[n]..offsets[n + 1]]`.
     offsets: Vec<u32>,
     ids: Vec<u32>,
-    radius_m: f64,
+    /// On a grid, the reaches whose banks or collar may reach each tile of cells.
+    tiles: Option<Tiles>,
+    metres_per_unit: f64,
     sea_level_m: Option<f64>,
 }
 
 impl Carve {
-    /// Builds the reaches and beds of a solved world (`heights` are the natural ground at
-    /// the lattice nodes, before carving).
-    pub fn build(
-        settings: &WorldSettings,
-        planet: &PlanetHeight,
-        lattice: &FibonacciLattice,
+    /// Builds the reaches and beds of a solved world on `surface` (`heights` are the natural
+    /// ground at its nodes, before carving).
+    pub fn build<S: Surface>(
+        params: &CarveParams,
+        surface: &S,
         heights: &[f64],
         drainage: &Drainage,
     ) -> Self {
-        let radius = settings.radius_m;
+        let radius = surface.metres_per_unit();
         let kind = &drainage.kind;
         let n = kind.len();
         let is_river = |i: usize| kind[i] == NodeKind::River;
@@ -229,10 +253,10 @@ impl Carve {
         let span = (libm::log(hi) - libm::log(lo)).max(1e-9);
         let scale = |c: f64| ((libm::log(c) - libm::log(lo)) / span).clamp(0.0, 1.0);
         let depth =
-            |c: f64| settings.channel_depth_m * (MIN_DEPTH_FRACTION + (1.0 - MIN_DEPTH_FRACTION) * scale(c));
-        let half_width = |c: f64| depth(c) * (1.0 + scale(c));
+            |c: f64| params.channel_depth_m * (MIN_DEPTH_FRACTION + (1.0 - MIN_DEPTH_FRACTION) * scale(c));
+        let half_width = |c: f64| params.half_width_m.unwrap_or_else(|| depth(c) * (1.0 + scale(c)));
 
-        let positions = lattice.positions();
+        let position = |i: usize| surface.position(i);
         let order = &drainage.order;
         let rivers: Vec<usize> =
             (0..n).filter(|&i| is_river(i) && drainage.receivers[i].receiver().is_some()).collect();
@@ -241,18 +265,18 @@ impl Carve {
             slot[i] = k as u32;
         }
         let receiver = |i: usize| drainage.receivers[i].receiver().map_or(i, NodeId::index);
-        let length = |i: usize| positions[i].distance(positions[receiver(i)]) * radius;
+        let length = |i: usize| position(i).distance(position(receiver(i))) * radius;
         let pieces = |i: usize| ((length(i) / BED_STEP_M).ceil() as usize).max(MIN_BED_PIECES);
         // Natural ground under every bed point (the ends are the nodes' own heights).
         let natural: Vec<Vec<f64>> = rivers
             .par_iter()
             .map(|&i| {
-                let (a, b, n) = (positions[i], positions[receiver(i)], pieces(i));
+                let (a, b, n) = (position(i), position(receiver(i)), pieces(i));
                 (0..=n)
                     .map(|k| match k {
                         0 => heights[i],
                         _ if k == n => heights[receiver(i)],
-                        _ => planet.height_unit(sphere::unit(a + (b - a) * (k as f64 / n as f64))),
+                        _ => surface.natural_at(surface.onto(a + (b - a) * (k as f64 / n as f64))),
                     })
                     .collect()
             })
@@ -262,14 +286,14 @@ impl Carve {
         let low_banks: Vec<Vec<f64>> = rivers
             .par_iter()
             .map(|&i| {
-                let (a, b) = (positions[i], positions[receiver(i)]);
+                let (a, b) = (position(i), position(receiver(i)));
                 let edge = half_width(drainage.catchment_m2[i]);
-                let side = sphere::unit((b - a).cross(a + b)) / radius;
+                let side = surface.metre_across(a, b);
                 let count = ((length(i) / BANK_SPACING_M).ceil() as usize).max(1);
                 (0..=count)
                     .map(|k| {
                         let centre = a + (b - a) * (k as f64 / count as f64);
-                        let beside = |x: f64| planet.height_unit(sphere::unit(centre + side * x));
+                        let beside = |x: f64| surface.natural_at(surface.onto(centre + side * x));
                         beside(edge + BANK_MARGIN_M).min(beside(-edge - BANK_MARGIN_M))
                     })
                     .collect()
@@ -384,8 +408,8 @@ impl Carve {
                 Reach {
                     from: NodeId(i as u32),
                     to: NodeId(r as u32),
-                    start: positions[i],
-                    end: positions[r],
+                    start: position(i),
+                    end: position(r),
                     length_m: length(i),
                     catchment_m2: c,
                     depth_m: depth(c),
@@ -403,13 +427,8 @@ impl Carve {
             })
             .collect();
         let (offsets, ids) = index(n, &reaches);
-        Carve {
-            reaches,
-            offsets,
-            ids,
-            radius_m: radius,
-            sea_level_m: settings.sea.then_some(settings.sea_level_m),
-        }
+        let tiles = surface.grid().map(|grid| Tiles::build(grid, &reaches, params.sea_level_m.is_some()));
+        Carve { reaches, offsets, ids, tiles, metres_per_unit: radius, sea_level_m: params.sea_level_m }
     }
 
     /// The bed level at river node `node`: where its own reach starts, metres (the natural
@@ -422,17 +441,21 @@ impl Carve {
             .map_or(f64::INFINITY, Reach::bed_start_m)
     }
 
-    /// Reaches touching node `node` or any of its neighbours, ascending: every reach whose
-    /// banks can reach a point whose nearest node is `node`.
-    pub fn reaches_near(&self, lattice: &FibonacciLattice, node: usize) -> Vec<u32> {
+    /// Every reach whose banks or collar can reach a point whose nearest node on `surface`
+    /// is `node`, ascending: on the sphere the reaches touching the node or any of its
+    /// neighbours; on a grid those listed for the node's tile.
+    pub fn reaches_near<S: Surface>(&self, surface: &S, node: usize) -> Cow<'_, [u32]> {
+        if let Some(tiles) = &self.tiles {
+            return Cow::Borrowed(tiles.of_cell(node));
+        }
         let mut near: Vec<u32> = Vec::with_capacity(24);
         near.extend_from_slice(self.reaches_at(node));
-        for &j in lattice.neighbor_slice(node) {
-            near.extend_from_slice(self.reaches_at(j as usize));
+        for j in surface.neighbors(node) {
+            near.extend_from_slice(self.reaches_at(j));
         }
         near.sort_unstable();
         near.dedup();
-        near
+        Cow::Owned(near)
     }
 
     /// The reach that starts at node `n` (the edge to its receiver), if `n` is a river node
@@ -447,16 +470,16 @@ impl Carve {
         &self.ids[self.offsets[n] as usize..self.offsets[n + 1] as usize]
     }
 
-    /// The carved ground in unit direction `p`, given the natural ground `natural_m` there
-    /// and the lattice (for finding nearby reaches). Metres above the datum.
+    /// The carved ground at `p`, a point on `surface` (a unit direction on the sphere),
+    /// given the natural ground `natural_m` there. Metres above the datum.
     ///
     /// # Invariants
     /// Never above `natural_m`; equal to it farther than a bank (or a collar) from any reach.
-    pub fn cut(&self, lattice: &FibonacciLattice, p: DVec3, natural_m: f64) -> f64 {
+    pub fn cut<S: Surface>(&self, surface: &S, p: DVec3, natural_m: f64) -> f64 {
         if self.reaches.is_empty() {
             return natural_m;
         }
-        let near = self.reaches_near(lattice, lattice.nearest_node(p).index());
+        let near = self.reaches_near(surface, surface.nearest_node(p));
         self.cut_near(p, natural_m, &near)
     }
 
@@ -501,7 +524,7 @@ impl Carve {
     /// Metres along the reach from its start (clamped to the reach) and across from it.
     fn along_across(&self, reach: &Reach, p: DVec3) -> (f64, f64) {
         let (t, across) = segment_projection(reach.start, reach.end, p);
-        (t * reach.length_m, across * self.radius_m)
+        (t * reach.length_m, across * self.metres_per_unit)
     }
 
     /// The beach collar around a mouth: ground eased down to just above the sea (never below
@@ -512,8 +535,8 @@ impl Carve {
         if natural_m <= beach {
             return natural_m;
         }
-        let radius = 2.5 * reach.half_width_m + 10.0;
-        let d = (p - reach.end).length() * self.radius_m;
+        let radius = collar_radius_m(reach);
+        let d = (p - reach.end).length() * self.metres_per_unit;
         if d >= radius {
             return natural_m;
         }
@@ -537,6 +560,63 @@ pub fn nearer_bed_wins(a: (f64, f64), b: (f64, f64)) -> bool {
         a.1 < b.1
     } else {
         a.0 < b.0
+    }
+}
+
+/// How far from a mouth's end its beach collar reaches, metres.
+fn collar_radius_m(reach: &Reach) -> f64 {
+    2.5 * reach.half_width_m + 10.0
+}
+
+/// Edge of a square tile of grid cells in [`Tiles`], cells.
+const TILE_CELLS: usize = 8;
+
+/// On a grid, the reaches whose banks or collar may reach each tile of
+/// [`TILE_CELLS`]² cells, ascending (a channel there is many cells wide).
+#[derive(Debug, Clone)]
+struct Tiles {
+    /// Cells per grid row.
+    width: usize,
+    /// Tiles per row.
+    across: usize,
+    offsets: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl Tiles {
+    /// Lists every reach in each tile within its reach (half-width, or collar for a mouth
+    /// when there is a sea) plus a cell of its segment's bounding box.
+    fn build(grid: &Grid, reaches: &[Reach], sea: bool) -> Self {
+        let across = grid.width.div_ceil(TILE_CELLS);
+        let down = grid.height.div_ceil(TILE_CELLS);
+        let tile_m = TILE_CELLS as f64 * grid.cell_m;
+        let span = |lo: f64, hi: f64, count: usize| {
+            let first = (lo / tile_m).floor().clamp(0.0, (count - 1) as f64) as usize;
+            let last = (hi / tile_m).floor().clamp(0.0, (count - 1) as f64) as usize;
+            first..=last
+        };
+        let pairs = || {
+            reaches.iter().zip(0u32..).flat_map(move |(r, k)| {
+                let mut margin = r.half_width_m;
+                if sea && r.ends_in == ReachEnd::Sea {
+                    margin = margin.max(collar_radius_m(r));
+                }
+                let margin = margin + grid.cell_m;
+                let (lo, hi) = (r.start.min(r.end) - margin, r.start.max(r.end) + margin);
+                let columns = span(lo.x, hi.x, across);
+                span(lo.y, hi.y, down)
+                    .flat_map(move |row| columns.clone().map(move |col| (row * across + col, k)))
+            })
+        };
+        let (offsets, ids) = csr(across * down, pairs);
+        Tiles { width: grid.width, across, offsets, ids }
+    }
+
+    /// The reaches listed for the tile holding cell `i`.
+    fn of_cell(&self, i: usize) -> &[u32] {
+        let (row, col) = (i / self.width, i % self.width);
+        let t = (row / TILE_CELLS) * self.across + col / TILE_CELLS;
+        &self.ids[self.offsets[t] as usize..self.offsets[t + 1] as usize]
     }
 }
 

@@ -3,12 +3,13 @@
 //! water table read.
 
 use crate::cancel;
-use crate::carve::Carve;
+use crate::carve::{Carve, CarveParams};
 use crate::drainage::{self, Drainage, DrainageParams, Stopwatch};
 use crate::erosion::worked::WorkedGround;
 use crate::erosion::ErosionReport;
 use crate::ground::height::PlanetHeight;
 use crate::ground::lattice::FibonacciLattice;
+use crate::ground::surface::PlanetSurface;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
 use glam::DVec3;
@@ -68,7 +69,8 @@ impl Terrain {
         clock.lap_from_here();
         progress("drainage", 0.7);
         go_on()?;
-        let carve = Carve::build(settings, &planet, &lattice, &heights, &drainage);
+        let surface = PlanetSurface { planet: &planet, lattice: &lattice };
+        let carve = Carve::build(&CarveParams::for_world(settings), &surface, &heights, &drainage);
         clock.lap("carve");
         progress("carve", 0.85);
         go_on()?;
@@ -84,6 +86,11 @@ impl Terrain {
         })
     }
 
+    /// The planet's surface: its lattice and ground field, as the carve and water read them.
+    pub fn surface(&self) -> PlanetSurface<'_> {
+        PlanetSurface { planet: &self.planet, lattice: &self.lattice }
+    }
+
     /// The carved ground in direction `dir`: the natural ground with every channel and
     /// beach collar cut in, metres above the datum. The one height function the mesh, the
     /// voxel SDF and the water read.
@@ -95,6 +102,6 @@ impl Terrain {
     pub fn ground_and_natural(&self, dir: DVec3) -> (f64, f64) {
         let p = sphere::unit(dir);
         let natural = self.planet.height_unit(p);
-        (self.carve.cut(&self.lattice, p, natural), natural)
+        (self.carve.cut(&self.surface(), p, natural), natural)
     }
 }

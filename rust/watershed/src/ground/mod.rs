@@ -7,4 +7,5 @@ pub mod grid;
 pub mod height;
 pub mod lattice;
 pub(crate) mod perlin;
+pub mod surface;
 pub mod topology;

@@ -9,9 +9,11 @@
 //! Nothing here depends on what is streamed in or where a viewer stands.
 
 use crate::carve::terrain::Terrain;
-use crate::carve::{profile_at, Reach, ReachEnd};
+use crate::carve::{profile_at, Carve, Reach, ReachEnd};
+use crate::drainage::Drainage;
+use crate::ground::surface::Surface;
 use crate::math::geometry::{bell, chord_fraction, smoothstep};
-use crate::math::sphere;
+use crate::settings::WorldSettings;
 use crate::water::waves::SeaState;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -130,17 +132,49 @@ pub struct WaterLevels {
     pub runoff_m_s: f64,
 }
 
+/// What a water table needs of its world besides the ground, drainage and channels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WaterParams {
+    /// A river's surface stands this fraction of its carve depth above its bed (0..=1).
+    pub river_fill: f64,
+    /// The sea's level, metres above the datum; `None` without a sea.
+    pub sea_level_m: Option<f64>,
+    /// Runoff over every catchment, metres per second.
+    pub runoff_m_s: f64,
+}
+
+impl WaterParams {
+    /// A planet's water parameters, from its settings.
+    pub fn for_world(settings: &WorldSettings) -> Self {
+        WaterParams {
+            river_fill: settings.river_fill,
+            sea_level_m: settings.sea.then_some(settings.sea_level_m),
+            runoff_m_s: BASE_RUNOFF_M_S * libm::exp2(2.0 * settings.climate),
+        }
+    }
+}
+
 impl WaterLevels {
     /// Computes every level from the solved drainage and channels of `terrain`.
     pub fn build(terrain: &Terrain) -> Self {
-        let world = terrain;
-        let settings = &world.settings;
-        let d = &world.drainage;
-        let reaches = &world.carve.reaches;
+        let settings = &terrain.settings;
+        let levels = Self::build_on(
+            &WaterParams::for_world(settings),
+            &terrain.surface(),
+            &terrain.drainage,
+            &terrain.carve,
+        );
+        WaterLevels { sea: settings.sea.then(|| SeaState::for_world(settings)), ..levels }
+    }
+
+    /// Computes every level on `surface` from its solved `drainage` and channels `carve`
+    /// (without sea waves: [`WaterLevels::sea`] is `None`).
+    pub fn build_on<S: Surface>(params: &WaterParams, surface: &S, d: &Drainage, carve: &Carve) -> Self {
+        let reaches = &carve.reaches;
         let n = d.kind.len();
-        let sea_level = settings.sea.then_some(settings.sea_level_m);
+        let sea_level = params.sea_level_m;
         let order = &d.order;
-        let reach_at = |i: usize| world.carve.reach_from(i).map(|id| id.0 as usize);
+        let reach_at = |i: usize| carve.reach_from(i).map(|id| id.0 as usize);
         // Mouth first: the lake ahead of every river node, and how far away it is.
         let mut lake_ahead: Vec<Option<(f64, f64)>> = vec![None; n];
         for &i in order.iter().rev() {
@@ -173,8 +207,7 @@ impl WaterLevels {
                     let (bed, bank) = (reach.beds[p], reach.banks[p]);
                     let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
                     let low_bank = profile_at(&reach.low_banks, p as f64 / pieces as f64);
-                    let mut level =
-                        (bed + settings.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
+                    let mut level = (bed + params.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
                     if let Some((lake, dist)) = ahead.filter(|(lake, _)| level > *lake) {
                         let to_lake = dist + (pieces - p) as f64 * reach.step_m();
                         level = lake + (level - lake) * smoothstep(0.0, LAKE_BLEND_M, to_lake);
@@ -202,13 +235,12 @@ impl WaterLevels {
                 floor = *v;
             }
         }
-        let runoff_m_s = BASE_RUNOFF_M_S * libm::exp2(2.0 * settings.climate);
+        let runoff_m_s = params.runoff_m_s;
         let reach_flows = reaches
             .par_iter()
             .zip(&reach_levels)
-            .map(|(r, levels)| flow(world, r, profile_at(levels, 0.5), runoff_m_s))
+            .map(|(r, levels)| flow(surface, carve, r, profile_at(levels, 0.5), runoff_m_s))
             .collect();
-        let sea = settings.sea.then(|| SeaState::for_world(settings));
         let lake_held = reaches
             .iter()
             .zip(&reach_levels)
@@ -223,20 +255,20 @@ impl WaterLevels {
                 }
             })
             .collect();
-        WaterLevels { reach_levels, lake_held, reach_flows, sea, runoff_m_s }
+        WaterLevels { reach_levels, lake_held, reach_flows, sea: None, runoff_m_s }
     }
 }
 
 /// Discharge and wetted cross-section of a reach at its middle, level `level_m`.
-fn flow(world: &Terrain, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlow {
-    let mid = sphere::unit(reach.start + reach.end);
-    let across = sphere::unit(mid.cross(reach.end - reach.start));
+fn flow<S: Surface>(surface: &S, carve: &Carve, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlow {
+    let (mid, across) = surface.middle_across(reach.start, reach.end);
     const SAMPLES: usize = 24;
     let width = 2.0 * reach.half_width_m;
     let mut area = 0.0;
     for k in 0..SAMPLES {
         let x = -reach.half_width_m + width * (k as f64 + 0.5) / SAMPLES as f64;
-        let ground = world.ground(mid + across * (x / world.settings.radius_m));
+        let p = surface.onto(mid + across * (x / surface.metres_per_unit()));
+        let ground = carve.cut(surface, p, surface.natural_at(p));
         area += (level_m - ground).max(0.0) * width / SAMPLES as f64;
     }
     let depth_m = (level_m - reach.bed_at(reach.length_m / 2.0)).max(0.0);
@@ -279,6 +311,7 @@ mod tests {
     use super::*;
     use crate::carve::ReachEnd;
     use crate::ground::topology::NodeId;
+    use crate::math::sphere;
 
     fn straight(start: DVec3, end: DVec3, length_m: f64) -> Reach {
         Reach {

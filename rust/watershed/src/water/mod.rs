@@ -4,5 +4,6 @@
 
 pub mod hull;
 pub mod levels;
+pub(crate) mod view;
 pub mod waves;
 pub mod world;

@@ -1,0 +1,234 @@
+//! Where channels and water are laid: node positions, the natural ground between nodes and
+//! the node nearest a point — on the planet's sphere ([`PlanetSurface`]) or on a flat
+//! heightmap ([`GridSurface`]). The carve and the water table read only this, so both kinds
+//! of world share one carve, one bell and one backwater pass.
+
+use crate::ground::grid::Grid;
+use crate::ground::height::PlanetHeight;
+use crate::ground::lattice::FibonacciLattice;
+use crate::ground::topology::Topology;
+use crate::math::sphere;
+use glam::DVec3;
+
+/// A ground surface: a [`Topology`] whose nodes have positions and whose natural ground
+/// can be read anywhere on it.
+///
+/// Positions are in units of [`Surface::metres_per_unit`] metres: unit directions on the
+/// sphere (a unit is the planet's radius), metres east and south on a grid (a unit is a
+/// metre). Distances between nearby points are chord lengths times that scale.
+pub trait Surface: Topology {
+    /// Position of node `i`.
+    fn position(&self, i: usize) -> DVec3;
+
+    /// Metres per unit of position.
+    fn metres_per_unit(&self) -> f64;
+
+    /// The natural ground (before carving) at `p`, a point on the surface, metres.
+    fn natural_at(&self, p: DVec3) -> f64;
+
+    /// [`Surface::natural_at`] for a point already on the surface whose nearest node is
+    /// `node`: the same value, possibly cheaper.
+    fn natural_near(&self, p: DVec3, node: usize) -> f64 {
+        let _ = node;
+        self.natural_at(p)
+    }
+
+    /// The node nearest `p`, a point on the surface (ties to the lower index).
+    fn nearest_node(&self, p: DVec3) -> usize;
+
+    /// One metre sideways from the segment `a`→`b`, in position units: perpendicular to it,
+    /// in the surface.
+    fn metre_across(&self, a: DVec3, b: DVec3) -> DVec3;
+
+    /// The middle of the segment `a`→`b` on the surface and the unit vector across it there
+    /// (in the surface, perpendicular to the segment).
+    fn middle_across(&self, a: DVec3, b: DVec3) -> (DVec3, DVec3);
+
+    /// The point of the surface under `p` (normalised on the sphere, flattened on a grid).
+    fn onto(&self, p: DVec3) -> DVec3;
+}
+
+/// The planet: its Fibonacci lattice and its ground field.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanetSurface<'a> {
+    /// The ground field.
+    pub planet: &'a PlanetHeight,
+    /// The lattice the drainage was solved on.
+    pub lattice: &'a FibonacciLattice,
+}
+
+impl Topology for PlanetSurface<'_> {
+    fn len(&self) -> usize {
+        self.lattice.len()
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.lattice.neighbors(i)
+    }
+
+    fn area_m2(&self, i: usize) -> f64 {
+        self.lattice.area_m2(i)
+    }
+
+    fn distance_m(&self, a: usize, b: usize) -> f64 {
+        self.lattice.distance_m(a, b)
+    }
+
+    fn on_edge(&self, _i: usize) -> bool {
+        false
+    }
+}
+
+impl Surface for PlanetSurface<'_> {
+    #[inline]
+    fn position(&self, i: usize) -> DVec3 {
+        self.lattice.positions()[i]
+    }
+
+    fn metres_per_unit(&self) -> f64 {
+        self.planet.radius_m()
+    }
+
+    #[inline]
+    fn natural_at(&self, p: DVec3) -> f64 {
+        self.planet.height_unit(p)
+    }
+
+    #[inline]
+    fn natural_near(&self, p: DVec3, node: usize) -> f64 {
+        self.planet.height_unit_near(p, node)
+    }
+
+    #[inline]
+    fn nearest_node(&self, p: DVec3) -> usize {
+        self.lattice.nearest_node(p).index()
+    }
+
+    fn metre_across(&self, a: DVec3, b: DVec3) -> DVec3 {
+        sphere::unit((b - a).cross(a + b)) / self.planet.radius_m()
+    }
+
+    fn middle_across(&self, a: DVec3, b: DVec3) -> (DVec3, DVec3) {
+        let mid = sphere::unit(a + b);
+        (mid, sphere::unit(mid.cross(b - a)))
+    }
+
+    #[inline]
+    fn onto(&self, p: DVec3) -> DVec3 {
+        sphere::unit(p)
+    }
+}
+
+/// A heightmap: a [`Grid`] and the natural ground at its cells, read bilinearly between
+/// them. Cell `i` stands at `(column · cell_m, row · cell_m, 0)`.
+#[derive(Debug, Clone, Copy)]
+pub struct GridSurface<'a> {
+    /// The grid.
+    pub grid: &'a Grid,
+    /// Natural ground at every cell, row-major, metres.
+    pub heights: &'a [f64],
+}
+
+impl Topology for GridSurface<'_> {
+    fn len(&self) -> usize {
+        self.grid.len()
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.grid.neighbors(i)
+    }
+
+    fn area_m2(&self, i: usize) -> f64 {
+        self.grid.area_m2(i)
+    }
+
+    fn distance_m(&self, a: usize, b: usize) -> f64 {
+        self.grid.distance_m(a, b)
+    }
+
+    fn on_edge(&self, i: usize) -> bool {
+        self.grid.on_edge(i)
+    }
+
+    fn grid(&self) -> Option<&Grid> {
+        Some(self.grid)
+    }
+}
+
+impl Surface for GridSurface<'_> {
+    #[inline]
+    fn position(&self, i: usize) -> DVec3 {
+        let w = self.grid.width;
+        DVec3::new((i % w) as f64 * self.grid.cell_m, (i / w) as f64 * self.grid.cell_m, 0.0)
+    }
+
+    fn metres_per_unit(&self) -> f64 {
+        1.0
+    }
+
+    fn natural_at(&self, p: DVec3) -> f64 {
+        let g = self.grid;
+        let max = |n: usize| (n.max(1) - 1) as f64;
+        let x = (p.x / g.cell_m).clamp(0.0, max(g.width));
+        let y = (p.y / g.cell_m).clamp(0.0, max(g.height));
+        let (c0, r0) = (x.floor() as usize, y.floor() as usize);
+        let (c1, r1) = ((c0 + 1).min(g.width - 1), (r0 + 1).min(g.height - 1));
+        let (fx, fy) = (x - c0 as f64, y - r0 as f64);
+        let h = |r: usize, c: usize| self.heights[r * g.width + c];
+        let top = if fx == 0.0 { h(r0, c0) } else { h(r0, c0) + (h(r0, c1) - h(r0, c0)) * fx };
+        let bottom = if fx == 0.0 { h(r1, c0) } else { h(r1, c0) + (h(r1, c1) - h(r1, c0)) * fx };
+        if fy == 0.0 {
+            top
+        } else {
+            top + (bottom - top) * fy
+        }
+    }
+
+    fn nearest_node(&self, p: DVec3) -> usize {
+        let g = self.grid;
+        let max = |n: usize| (n.max(1) - 1) as f64;
+        // Halves round down, to the lower index.
+        let snap = |v: f64, n: usize| (v / g.cell_m - 0.5).ceil().clamp(0.0, max(n)) as usize;
+        snap(p.y, g.height) * g.width + snap(p.x, g.width)
+    }
+
+    fn metre_across(&self, a: DVec3, b: DVec3) -> DVec3 {
+        let d = b - a;
+        DVec3::new(-d.y, d.x, 0.0).normalize_or_zero()
+    }
+
+    fn middle_across(&self, a: DVec3, b: DVec3) -> (DVec3, DVec3) {
+        ((a + b) * 0.5, self.metre_across(a, b))
+    }
+
+    #[inline]
+    fn onto(&self, p: DVec3) -> DVec3 {
+        DVec3::new(p.x, p.y, 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_grid_reads_its_cells_exactly_and_bilinearly_between() {
+        let grid = Grid { width: 3, height: 2, cell_m: 2.0 };
+        let heights = [0.0, 2.0, 4.0, 10.0, 12.0, 14.0];
+        let s = GridSurface { grid: &grid, heights: &heights };
+        for (i, &h) in heights.iter().enumerate() {
+            assert_eq!(s.natural_at(s.position(i)), h);
+            assert_eq!(s.nearest_node(s.position(i)), i);
+        }
+        assert_eq!(s.natural_at(DVec3::new(1.0, 1.0, 0.0)), 6.0);
+        assert_eq!(s.natural_at(DVec3::new(3.0, 0.5, 0.0)), 5.5);
+        // Off the map the edge holds.
+        assert_eq!(s.natural_at(DVec3::new(-5.0, 9.0, 0.0)), 10.0);
+        // Halfway between two cells the lower index is nearer.
+        assert_eq!(s.nearest_node(DVec3::new(1.0, 0.0, 0.0)), 0);
+        assert_eq!(s.nearest_node(DVec3::new(1.01, 2.9, 0.0)), 4);
+        let across = s.metre_across(s.position(0), s.position(2));
+        assert_eq!(across.length(), 1.0);
+        assert_eq!(across.dot(DVec3::X), 0.0);
+    }
+}

@@ -1,0 +1,198 @@
+//! The still water at any point of a solved surface — the planet's or a heightmap's: the sea
+//! where it covers the carved ground, else a lake or a river where its level stands above
+//! it. One rule for both kinds of world.
+
+use crate::carve::Carve;
+use crate::drainage::{Drainage, NodeKind};
+use crate::ground::surface::Surface;
+use crate::ground::topology::NodeId;
+use crate::math::geometry::{chord_fraction, segment_projection};
+use crate::water::levels::{reach_contribution, Body, Water, WaterLevels, SEA_CLEARANCE_M};
+use glam::DVec3;
+
+/// How far apart the ground is read between a point and a lake's node, metres.
+pub const LAKE_REACH_STEP_M: f64 = 4.0;
+
+/// A solved surface and its water table, read at points.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WaterView<'a, S: Surface> {
+    /// The surface.
+    pub surface: S,
+    /// Its drainage.
+    pub drainage: &'a Drainage,
+    /// Its channels.
+    pub carve: &'a Carve,
+    /// Its water table.
+    pub water: &'a WaterLevels,
+    /// The sea's level, metres; `None` without a sea.
+    pub sea_level_m: Option<f64>,
+}
+
+impl<S: Surface> WaterView<'_, S> {
+    /// The still water over `p`, a point on the surface whose nearest node is `node`;
+    /// `None` when dry.
+    pub fn water_near(&self, p: DVec3, node: usize) -> Option<Water> {
+        let natural = self.surface.natural_near(p, node);
+        let sea = self.sea_level_m.map(|level_m| Water { level_m, body: Body::Sea });
+        // The carve never raises the ground: under the sea before it, under the sea after.
+        if self.sea_level_m.is_some_and(|sea| natural < sea) {
+            return sea;
+        }
+        let near = self.carve.reaches_near(&self.surface, node);
+        let ground = self.carve.cut_near(p, natural, &near);
+        if self.sea_level_m.is_some_and(|sea| ground < sea) {
+            return sea;
+        }
+        let river = self.river_level(p, &near);
+        let lake = self.lake_level(p, node, &near, ground, river);
+        water_over(ground, river, lake)
+    }
+
+    /// The surface a river or lake water mesh draws over `p` (nearest node `node`): the
+    /// river or lake level (ignoring the sea), held [`SEA_CLEARANCE_M`] under the sea
+    /// surface where the sea also covers the ground; `None` when no river or lake.
+    pub fn inland_surface_near(&self, p: DVec3, node: usize) -> Option<f64> {
+        let near = self.carve.reaches_near(&self.surface, node);
+        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), &near);
+        let river = self.river_level(p, &near);
+        let level = match (river, self.lake_level(p, node, &near, ground, river)) {
+            (Some(r), Some(l)) => r.max(l),
+            (r, l) => r.or(l)?,
+        };
+        match self.sea_level_m {
+            Some(sea) if ground < sea => Some(level.min(sea - SEA_CLEARANCE_M)),
+            _ => (level > ground).then_some(level),
+        }
+    }
+
+    /// The level of a lake over `p` (nearest node `node`, carved ground `ground_m` and
+    /// river level `river_m` there): that node's lake; or, where the ground lies under it
+    /// and no river stands higher, a lake at a neighbouring node (not past the node it
+    /// spills over: down the channel leaving it, or beyond its rim) or a lake holding up a
+    /// river in `near` (see [`WaterLevels::lake_held`]) whose water reaches `p` from that
+    /// node's cell or the river's centre line without crossing higher ground.
+    pub fn lake_level(
+        &self,
+        p: DVec3,
+        node: usize,
+        near: &[u32],
+        ground_m: f64,
+        river_m: Option<f64>,
+    ) -> Option<f64> {
+        let d = self.drainage;
+        if d.kind[node] == NodeKind::Lake {
+            return Some(d.water_level_m[node]);
+        }
+        // Only a lake above both the ground and the river here can show: skip the others
+        // before walking the ground between.
+        let shows = |lake: f64| lake > ground_m && river_m.is_none_or(|r| lake >= r);
+        // Past the node a lake spills over the water is no longer the lake's: not down the
+        // channel leaving it (the river's), nor on the side of that node away from the lake
+        // (the ground falls away from the rim).
+        let at = |i: usize| self.surface.position(i);
+        let scale = self.surface.metres_per_unit();
+        let past_outlet = |j: usize| {
+            let Some(outlet) = d.lakes[d.lake_id[j] as usize - 1].outlet.receiver().map(NodeId::index) else {
+                return false;
+            };
+            let over_rim = outlet == node && (p - at(node)).dot(at(j) - at(node)) < 0.0;
+            over_rim
+                || near.iter().map(|&id| &self.carve.reaches[id as usize]).any(|r| {
+                    r.from.index() == outlet
+                        && chord_fraction(r.start, r.end, p) > 0.0
+                        && segment_projection(r.start, r.end, p).1 * scale < r.half_width_m
+                })
+        };
+        let beside = (self.surface.neighbors(node))
+            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]) && !past_outlet(j))
+            .filter(|&j| {
+                let toward = cell_edge_towards(p, at(node), at(j));
+                self.under_water_between(p, toward, d.water_level_m[j])
+            })
+            .map(|j| d.water_level_m[j]);
+        near.iter()
+            .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
+            .filter(|&(r, lake)| {
+                let (t, _) = segment_projection(r.start, r.end, p);
+                shows(lake) && self.under_water_between(p, r.start + (r.end - r.start) * t, lake)
+            })
+            .map(|(_, lake)| lake)
+            .chain(beside)
+            .reduce(f64::max)
+    }
+
+    /// Whether the natural ground stays under `level_m` all the way from `p` to `to` (read
+    /// every [`LAKE_REACH_STEP_M`], the ends excepted): water at that level at `to` reaches
+    /// `p` without crossing a rim. Channels do not count: a lake's outlet is cut through its
+    /// rim, but the lake stands at the rim's level.
+    fn under_water_between(&self, p: DVec3, to: DVec3, level_m: f64) -> bool {
+        let length_m = (to - p).length() * self.surface.metres_per_unit();
+        let steps = (length_m / LAKE_REACH_STEP_M).ceil().max(1.0) as usize;
+        (1..steps).all(|k| {
+            let between = self.surface.onto(p + (to - p) * (k as f64 / steps as f64));
+            self.surface.natural_at(between) < level_m
+        })
+    }
+
+    /// The river level at `p`: the bell-weighted average of the level profiles of the
+    /// reaches in `near` whose banks reach `p` (each continued past its ends, see
+    /// [`reach_contribution`]).
+    pub fn river_level(&self, p: DVec3, near: &[u32]) -> Option<f64> {
+        let scale = self.surface.metres_per_unit();
+        let (mut sum, mut weights) = (0.0, 0.0);
+        for &id in near {
+            let reach = &self.carve.reaches[id as usize];
+            let next = self.carve.reach_from(reach.to.index()).map(|next| {
+                (&self.carve.reaches[next.0 as usize], self.water.reach_levels[next.0 as usize].as_slice())
+            });
+            if let Some((w, level)) =
+                reach_contribution(reach, &self.water.reach_levels[id as usize], next, p, scale)
+            {
+                sum += w * level;
+                weights += w;
+            }
+        }
+        (weights > 0.0).then(|| sum / weights)
+    }
+}
+
+/// The water over carved ground `ground_m` given the river and lake levels there: the
+/// higher of the two where it stands above the ground (the river where both are equal).
+fn water_over(ground_m: f64, river: Option<f64>, lake: Option<f64>) -> Option<Water> {
+    match (river, lake) {
+        (Some(r), Some(l)) if r > l && r > ground_m => Some(Water { level_m: r, body: Body::River }),
+        (_, Some(l)) if l > ground_m => Some(Water { level_m: l, body: Body::Lake }),
+        (Some(r), _) if r > ground_m => Some(Water { level_m: r, body: Body::River }),
+        _ => None,
+    }
+}
+
+/// Where the line from `p` (in the cell of the node at `own`) to the node at `other` crosses
+/// into that node's half: equally far from both nodes.
+fn cell_edge_towards(p: DVec3, own: DVec3, other: DVec3) -> DVec3 {
+    let u = other - p;
+    let t = (p.distance_squared(other) - p.distance_squared(own)) / (2.0 * u.dot(other - own));
+    p + u * if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::sphere;
+
+    #[test]
+    fn the_cell_edge_is_equally_far_from_both_nodes() {
+        let (own, other) =
+            (sphere::unit(DVec3::new(0.0, 0.0, 1.0)), sphere::unit(DVec3::new(0.02, 0.0, 1.0)));
+        for p in [DVec3::new(0.001, 0.003, 1.0), DVec3::new(-0.004, -0.002, 1.0), DVec3::new(0.009, 0.0, 1.0)]
+        {
+            let p = sphere::unit(p);
+            let edge = cell_edge_towards(p, own, other);
+            assert!((edge.distance(own) - edge.distance(other)).abs() < 1e-12, "{p:?} -> {edge:?}");
+            assert!((edge - p).cross(other - p).length() < 1e-12, "on the line from p to the node");
+        }
+        // Already past the edge: the point itself.
+        let past = sphere::unit(DVec3::new(0.015, 0.0, 1.0));
+        assert_eq!(cell_edge_towards(past, own, other), past);
+    }
+}
