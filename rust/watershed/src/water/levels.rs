@@ -1,7 +1,7 @@
 //! The water table: every water level computed once, globally, at load.
 //!
 //! River surfaces stand `river_fill` of the carve depth above the bed at each node, ease
-//! into a lake's level over the last stretch before it, and are raised mouth-first so none
+//! into the level of the lake or sea they enter over the last stretch before it, and are raised mouth-first so none
 //! is below what it flows into (backwater). At any point the river level is a weighted
 //! average of the nearby reaches' level lines, weighted by the carve's own bell, so it is
 //! smooth across bends and joins and exact on a straight reach with an even fall. Lakes are
@@ -21,7 +21,8 @@ use rayon::prelude::*;
 /// River and lake water where the sea also covers the ground is held this far under the sea
 /// surface, so the two surfaces never draw the same pixel, metres.
 pub const SEA_CLEARANCE_M: f64 = 0.02;
-/// A river's surface eases into the level of the lake it enters over this distance, metres.
+/// A river's surface eases into the level of the lake or sea it enters over this distance,
+/// metres.
 pub const LAKE_BLEND_M: f64 = 300.0;
 /// Runoff of a world with climate 0, metres of water per second over the catchment (a wet
 /// game world's rate, about 86 mm a day; climate -1 gives a quarter of it, +1 four times).
@@ -175,21 +176,23 @@ impl WaterLevels {
         let sea_level = params.sea_level_m;
         let order = &d.order;
         let reach_at = |i: usize| carve.reach_from(i).map(|id| id.0 as usize);
-        // Mouth first: the lake ahead of every river node, and how far away it is.
-        let mut lake_ahead: Vec<Option<(f64, f64)>> = vec![None; n];
+        // Mouth first: the still water ahead of every river node (a lake or the sea), how
+        // far away it is and whether it is a lake.
+        let still = |reach: &Reach| match reach.ends_in {
+            ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0, true)),
+            ReachEnd::Sea => sea_level.map(|sea| (sea, 0.0, false)),
+            ReachEnd::River => None,
+        };
+        let mut still_ahead: Vec<Option<(f64, f64, bool)>> = vec![None; n];
         for &i in order.iter().rev() {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
-            let ahead = match reach.ends_in {
-                ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0)),
-                ReachEnd::Sea => None,
-                ReachEnd::River => lake_ahead[reach.to.index()],
-            };
-            lake_ahead[i] = ahead.map(|(lake, dist)| (lake, dist + reach.length_m));
+            let ahead = still(reach).or(still_ahead[reach.to.index()]);
+            still_ahead[i] = ahead.map(|(level, dist, lake)| (level, dist + reach.length_m, lake));
         }
         // Upstream first: each surface stands `river_fill` of the carve depth (no more than a
-        // normal channel's) above its bed, under its lower bank, eased into a lake ahead, a
-        // thin film at least; and no higher than what runs into it, so a surface capped by
+        // normal channel's) above its bed, under its lower bank, eased into the lake or sea
+        // ahead, a thin film at least; and no higher than what runs into it, so a surface capped by
         // a low bank upstream is not lifted over it again by backwater from below.
         let mut inflow = vec![f64::INFINITY; n];
         let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
@@ -197,10 +200,7 @@ impl WaterLevels {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
             let pieces = reach.pieces();
-            let ahead = lake_ahead[reach.to.index()].or(match reach.ends_in {
-                ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0)),
-                _ => None,
-            });
+            let ahead = still(reach).or(still_ahead[reach.to.index()]);
             let mut cap = inflow[i];
             let levels: Vec<f64> = (0..=pieces)
                 .map(|p| {
@@ -208,9 +208,9 @@ impl WaterLevels {
                     let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
                     let low_bank = profile_at(&reach.low_banks, p as f64 / pieces as f64);
                     let mut level = (bed + params.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
-                    if let Some((lake, dist)) = ahead.filter(|(lake, _)| level > *lake) {
-                        let to_lake = dist + (pieces - p) as f64 * reach.step_m();
-                        level = lake + (level - lake) * smoothstep(0.0, LAKE_BLEND_M, to_lake);
+                    if let Some((still, dist, _)) = ahead.filter(|(still, _, _)| level > *still) {
+                        let to_still = dist + (pieces - p) as f64 * reach.step_m();
+                        level = still + (level - still) * smoothstep(0.0, LAKE_BLEND_M, to_still);
                     }
                     cap = level.min(cap).max(bed + MIN_WATER_M);
                     cap
@@ -249,8 +249,9 @@ impl WaterLevels {
                 match reach.ends_in {
                     ReachEnd::Lake => Some(d.water_level_m[to]),
                     ReachEnd::Sea => None,
-                    ReachEnd::River => lake_ahead[to]
-                        .map(|(lake, _)| lake)
+                    ReachEnd::River => still_ahead[to]
+                        .filter(|&(_, _, lake)| lake)
+                        .map(|(lake, _, _)| lake)
                         .filter(|&lake| levels.last().is_some_and(|&end| end <= lake)),
                 }
             })
