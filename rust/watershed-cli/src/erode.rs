@@ -300,7 +300,7 @@ fn write(out: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn png_bytes(image: &Image) -> Result<Vec<u8>, String> {
+pub(crate) fn png_bytes(image: &Image) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, image.width as u32, image.height as u32);
     encoder.set_color(png::ColorType::Rgb);

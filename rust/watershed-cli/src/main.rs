@@ -10,6 +10,7 @@ mod dem;
 mod erode;
 mod export;
 mod generate;
+mod grid_world;
 
 use clap::{Parser, Subcommand};
 use std::io::Read;
@@ -111,6 +112,45 @@ enum Command {
         #[arg(long, default_value_t = 1.4, allow_negative_numbers = true, value_parser = lake_min_depth)]
         lake_min_depth: f64,
         /// Output folder.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// The whole river pipeline on a heightmap (--dem) or a square region cut from a world
+    /// (--world with --region): erosion, drainage, carve, water; report.json, the carved
+    /// ground (.npy, .exr, .r16), water level and cover (.npy) and relief.png.
+    GridWorld {
+        /// The heightmap: .npy, .png (16-bit), .r16/.raw, .r32 or .exr (as for grid-drain).
+        #[arg(long, conflicts_with = "world", required_unless_present = "world")]
+        dem: Option<PathBuf>,
+        /// Metres that 0 and 65535 stand for in a 16-bit heightmap: MIN,MAX.
+        #[arg(long, allow_hyphen_values = true, value_parser = height_range)]
+        height_range: Option<(f64, f64)>,
+        /// A world of the worlds file to cut the region from.
+        #[arg(long, requires = "region")]
+        world: Option<String>,
+        #[command(flatten)]
+        file: WorldsFile,
+        /// The region of the world: LAT,LON,SIZE_M (degrees, degrees, metres 10..=100000).
+        #[arg(long, allow_hyphen_values = true, value_parser = region)]
+        region: Option<(f64, f64, f64)>,
+        /// Cells a side of the region, 3..=8193.
+        #[arg(long, default_value_t = 2113, value_parser = clap::value_parser!(u64).range(3..=8193))]
+        size: u64,
+        /// Cell edge length of the heightmap, metres (0.001..=100000; a region's is its size
+        /// over its cells).
+        #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = cell_m)]
+        cell_m: f64,
+        /// Cells strictly under this height are sea, metres (±10000000) [default: none for a
+        /// heightmap, the world's sea level for a region].
+        #[arg(long, allow_negative_numbers = true, value_parser = sea_level)]
+        sea_level: Option<f64>,
+        /// Erosion before the drainage.
+        #[arg(long, value_enum, default_value_t = grid_world::Erosion::None)]
+        erosion: grid_world::Erosion,
+        /// Seed of the droplets.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output folder (written only once everything is).
         #[arg(long)]
         out: PathBuf,
     },
@@ -289,6 +329,34 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::GridWorld {
+            dem,
+            height_range,
+            world,
+            file,
+            region,
+            size,
+            cell_m,
+            sea_level,
+            erosion,
+            seed,
+            out,
+        } => {
+            let options = grid_world::Options { sea_level, erosion, seed };
+            let source = match (dem, world, region) {
+                (Some(path), _, _) => Ok(grid_world::Source::Dem { path, height_range, cell_m }),
+                (None, Some(name), Some((lat, lon, size_m))) => {
+                    memory.load(&WorldArg { world: name, file }).map(|w| grid_world::Source::Region {
+                        world: Box::new(w),
+                        lat_lon: (lat, lon),
+                        size_m,
+                        cells: size as usize,
+                    })
+                }
+                _ => Err("give --dem FILE, or --world NAME with --region LAT,LON,SIZE_M".into()),
+            };
+            source.and_then(|s| grid_world::run(&s, &options, &out, memory.0))
+        }
         Command::GridDrain { dem, height_range, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
             let options = watershed::GridOptions {
                 sea_level_m: sea_level,
@@ -334,6 +402,19 @@ fn height_range(text: &str) -> Result<(f64, f64), String> {
     } else {
         Err(format!("MIN must be below MAX, got {lo},{hi}"))
     }
+}
+
+/// `--region LAT,LON,SIZE_M`: a latitude (±90), a longitude (±180) and a size in metres.
+fn region(text: &str) -> Result<(f64, f64, f64), String> {
+    let parts: Vec<&str> = text.split(',').collect();
+    let [lat, lon, size] = parts.as_slice() else {
+        return Err(format!("expected LAT,LON,SIZE_M, got '{text}'"));
+    };
+    Ok((
+        number_within(lat, -90.0, 90.0, "°")?,
+        number_within(lon, -180.0, 180.0, "°")?,
+        metres_within(size, 10.0, 100_000.0)?,
+    ))
 }
 
 /// `--k`: an erodibility from 1e-9 to 1 per year.

@@ -103,6 +103,56 @@ fn grid_drain_rejects_bad_input_clearly() {
 }
 
 #[test]
+fn grid_world_writes_its_maps_and_report_and_nothing_on_bad_input() {
+    let dir = scratch("grid-world");
+    // A 32 x 32 valley falling towards its last row.
+    let values: Vec<f64> =
+        (0..32 * 32).map(|i| (32 - i / 32) as f64 * 0.2 + ((i % 32) as f64 - 16.0).abs() * 0.5).collect();
+    let dem = dir.join("valley.npy");
+    write_dem(&dem, &[32, 32], &values);
+    let out_dir = dir.join("out");
+    let out = watershed(&[
+        "grid-world",
+        "--dem",
+        dem.to_str().expect("utf-8"),
+        "--out",
+        out_dir.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for name in
+        ["report.json", "ground.npy", "level.npy", "cover.npy", "heights.exr", "heights.r16", "relief.png"]
+    {
+        assert!(out_dir.join(name).is_file(), "{name} missing");
+    }
+    let ground = read_array2(&std::fs::read(out_dir.join("ground.npy")).expect("ground")).expect("npy");
+    assert_eq!((ground.rows, ground.cols), (32, 32));
+    assert!(ground.data.iter().zip(&values).all(|(g, n)| g <= n), "the carve never raises the ground");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).expect("report")).expect("json");
+    assert_eq!(report["uphill_water"], 0);
+
+    let nan = dir.join("nan.npy");
+    std::fs::write(&nan, write_npy(&[4, 4], &[[1.0; 8], [f64::NAN; 8]].concat())).expect("write");
+    let bad_dir = dir.join("bad");
+    let out = watershed(&[
+        "grid-world",
+        "--dem",
+        nan.to_str().expect("utf-8"),
+        "--out",
+        bad_dir.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("nan.npy: value at row 2, column 0 is not finite"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!bad_dir.exists(), "nothing written for bad input");
+    let leftovers = std::fs::read_dir(&dir).expect("dir").filter_map(Result::ok);
+    assert!(leftovers.map(|e| e.file_name()).all(|n| !n.to_string_lossy().contains("partial")));
+}
+
+#[test]
 fn export_writes_the_sphere_solve() {
     let dir = scratch("export");
     let out = watershed(&["export", "--world", "pebble", "--out", dir.to_str().expect("utf-8")]);

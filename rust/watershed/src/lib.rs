@@ -93,6 +93,7 @@ pub use glam::DVec3;
 pub use ground::grid::Grid;
 pub use ground::height::PlanetHeight;
 pub use ground::lattice::FibonacciLattice;
+pub use ground::region::sample_region;
 pub use ground::surface::{GridSurface, PlanetSurface, Surface};
 pub use ground::topology::{NodeId, Topology};
 pub use math::rng::SplitMix64;
@@ -112,6 +113,9 @@ pub use output::voxel::{
 pub use settings::{
     closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
     KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
+};
+pub use water::heightmap::{
+    Cover, HeightmapParams, HeightmapStats, HeightmapWorld, SHORE_MISMATCH_M, WATER_STEP_M,
 };
 pub use water::hull::{Hull, WATER_DENSITY};
 pub use water::levels::{

@@ -7,5 +7,6 @@ pub mod grid;
 pub mod height;
 pub mod lattice;
 pub(crate) mod perlin;
+pub mod region;
 pub mod surface;
 pub mod topology;

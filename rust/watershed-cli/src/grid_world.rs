@@ -1,0 +1,268 @@
+//! `watershed grid-world`: the whole river pipeline on a heightmap — from a DEM file or cut
+//! from a world — with the report, the pictures and the exports for heightmap add-ons.
+//! Everything is written to a folder beside `--out` first and moved in only when all of it
+//! is written, so a failed run leaves nothing half-written.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+use watershed::{
+    erode_droplets, erode_stream_power, render_relief, sample_region, write_npy, DrainageParams, Droplets,
+    Grid, HeightmapParams, HeightmapWorld, SeaState, StreamPower, WorkedGround, WorldSettings,
+};
+
+/// What erodes the heightmap before it drains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Erosion {
+    /// About a droplet per four cells (the reference map's 1.1 million on 2113²).
+    Droplets,
+    /// 100 steps of stream-power incision and diffusion.
+    StreamPower,
+    /// None: the heights as given.
+    None,
+}
+
+/// Where the heights come from.
+pub enum Source {
+    /// A heightmap file (any format of [`crate::dem`]).
+    Dem {
+        /// The file.
+        path: PathBuf,
+        /// Metres of 0 and 65535 in a 16-bit file.
+        height_range: Option<(f64, f64)>,
+        /// Cell edge, metres.
+        cell_m: f64,
+    },
+    /// A square region of a world's ground.
+    Region {
+        /// The world.
+        world: Box<WorldSettings>,
+        /// Centre, degrees north and east.
+        lat_lon: (f64, f64),
+        /// Edge of the square, metres.
+        size_m: f64,
+        /// Cells a side.
+        cells: usize,
+    },
+}
+
+/// The run's choices besides the source.
+pub struct Options {
+    /// Cells strictly under this are sea (default: the world's sea level for a region).
+    pub sea_level: Option<f64>,
+    /// The erosion before draining.
+    pub erosion: Erosion,
+    /// Seed of the droplets.
+    pub seed: u64,
+}
+
+/// Smallest heightmap side the pipeline takes, cells.
+const MIN_SIDE: usize = 3;
+
+/// Runs the pipeline and writes everything into `out`.
+pub fn run(
+    source: &Source,
+    options: &Options,
+    out: &Path,
+    available_bytes: Option<u64>,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let (name, grid, heights, world_sea) = load(source, available_bytes)?;
+    let mut params = HeightmapParams { cell_m: grid.cell_m, ..HeightmapParams::default() };
+    params.sea_level_m = options.sea_level.or(world_sea);
+    let loaded_ms = ms(started);
+    let t = Instant::now();
+    let heights = erode(&grid, heights, options, params.sea_level_m);
+    let erosion_ms = ms(t);
+    let world = HeightmapWorld::build(grid, heights, &params);
+    let stats = world.stats();
+    let staging = staging_dir(out)?;
+    let written = write_all(&world, &staging).and_then(|()| {
+        let mut timings = serde_json::Map::new();
+        timings.insert("load".into(), round(loaded_ms).into());
+        timings.insert("erosion".into(), round(erosion_ms).into());
+        for (stage, ms) in &world.timings_ms {
+            timings.insert((*stage).into(), round(*ms).into());
+        }
+        let report = serde_json::json!({
+            "source": name,
+            "rows": world.grid.height,
+            "cols": world.grid.width,
+            "cell_m": world.grid.cell_m,
+            "sea_level_m": params.sea_level_m,
+            "erosion": format!("{:?}", options.erosion),
+            "settled_cells": world.settled_cells,
+            "shoreline_mismatches": stats.shoreline_mismatches,
+            "worst_shoreline_m": stats.worst_shoreline_m,
+            "water_steps": stats.water_steps,
+            "worst_step_m": stats.worst_step_m,
+            "uphill_water": stats.uphill_water,
+            "rivers_under_sea": stats.rivers_under_sea,
+            "lakes": stats.lakes,
+            "largest_catchment_m2": stats.largest_catchment_m2,
+            "river_cells": stats.river_cells,
+            "lake_cells": stats.lake_cells,
+            "sea_cells": stats.sea_cells,
+            "reaches": stats.reaches,
+            "timings_ms": timings,
+        });
+        let text = serde_json::to_string_pretty(&report).map_err(|e| format!("report: {e}"))?;
+        write(&staging, "report.json", text.as_bytes())
+    });
+    match written.and_then(|()| move_into(&staging, out)) {
+        Ok(()) => {
+            println!(
+                "{name}: {}x{} cells, {} reaches, {} lakes; shoreline mismatches {} (worst {:.2} m), \
+                 water steps {} (worst {:.2} m); {:.0} ms -> {}",
+                world.grid.width,
+                world.grid.height,
+                stats.reaches,
+                stats.lakes,
+                stats.shoreline_mismatches,
+                stats.worst_shoreline_m,
+                stats.water_steps,
+                stats.worst_step_m,
+                ms(started),
+                out.display()
+            );
+            Ok(())
+        }
+        Err(e) => {
+            // Best effort: the staging folder is ours alone.
+            let _ = std::fs::remove_dir_all(&staging);
+            Err(e)
+        }
+    }
+}
+
+/// The source's name, grid, heights and (for a region of a world with a sea) sea level.
+fn load(
+    source: &Source,
+    available_bytes: Option<u64>,
+) -> Result<(String, Grid, Vec<f64>, Option<f64>), String> {
+    match source {
+        Source::Dem { path, height_range, cell_m } => {
+            let bytes = crate::read_bounded(path, 16 << 30, "a heightmap")?;
+            let array = crate::dem::read_dem(path, &bytes, *height_range)?;
+            let name = path.display().to_string();
+            if array.rows < MIN_SIDE || array.cols < MIN_SIDE {
+                return Err(format!(
+                    "{name}: {} x {} cells; the pipeline needs at least {MIN_SIDE} x {MIN_SIDE}",
+                    array.rows, array.cols
+                ));
+            }
+            watershed::check_grid_memory(array.rows, array.cols, available_bytes)
+                .map_err(|e| format!("{name}: {e}"))?;
+            Ok((name, Grid { width: array.cols, height: array.rows, cell_m: *cell_m }, array.data, None))
+        }
+        Source::Region { world, lat_lon, size_m, cells } => {
+            watershed::check_grid_memory(*cells, *cells, available_bytes)
+                .map_err(|e| format!("{}: a {cells} x {cells} region: {e}", world.name))?;
+            let crest = SeaState::for_world(world).storm_crest_m();
+            let never = AtomicBool::new(false);
+            let ground = WorkedGround::build_cancellable(
+                world,
+                &DrainageParams::for_world(world, crest),
+                &|_, _| {},
+                &never,
+            )
+            .ok_or_else(|| "the world's ground was cancelled".to_owned())?;
+            let (grid, heights) = sample_region(&ground.planet, lat_lon.0, lat_lon.1, *size_m, *cells);
+            let name = format!("{} at {:.4},{:.4} ({size_m} m)", world.name, lat_lon.0, lat_lon.1);
+            Ok((name, grid, heights, world.sea.then_some(world.sea_level_m)))
+        }
+    }
+}
+
+/// `heights` after the chosen erosion.
+fn erode(grid: &Grid, mut heights: Vec<f64>, options: &Options, sea_level_m: Option<f64>) -> Vec<f64> {
+    let outlets = DrainageParams::outlets(sea_level_m, true);
+    match options.erosion {
+        Erosion::None => {}
+        Erosion::Droplets => {
+            let count = grid.width * grid.height / 4;
+            erode_droplets(
+                grid,
+                &mut heights,
+                &Droplets::default(),
+                count,
+                options.seed,
+                usize::MAX,
+                &mut |_, _, _| {},
+            );
+        }
+        Erosion::StreamPower => {
+            erode_stream_power(grid, &mut heights, &StreamPower::default(), &outlets, 100, &mut |_, _, _| {});
+        }
+    }
+    heights
+}
+
+/// The maps of a solved world: carved ground, water level (the ground where dry) and cover
+/// as `.npy`, the carved ground for heightmap add-ons (32-bit float EXR, and R16 with its
+/// metres beside it) and a shaded relief with the water.
+fn write_all(world: &HeightmapWorld, dir: &Path) -> Result<(), String> {
+    let (rows, cols) = (world.grid.height, world.grid.width);
+    write(dir, "ground.npy", &write_npy(&[rows, cols], &world.ground))?;
+    write(dir, "level.npy", &write_npy(&[rows, cols], &world.level))?;
+    let cover: Vec<u8> = world.cover.iter().map(|&c| c as u8).collect();
+    write(dir, "cover.npy", &write_npy(&[rows, cols], &cover))?;
+    write(dir, "heights.exr", &crate::dem::exr_bytes(rows, cols, &world.ground)?)?;
+    let (r16, (lo, hi)) = crate::dem::r16_bytes(&world.ground);
+    write(dir, "heights.r16", &r16)?;
+    let range = serde_json::json!({"rows": rows, "cols": cols, "min_m": lo, "max_m": hi});
+    write(dir, "heights.r16.json", range.to_string().as_bytes())?;
+    let relief = render_relief(cols, rows, &world.ground, &world.depths(), world.grid.cell_m, 2048);
+    write(dir, "relief.png", &crate::erode::png_bytes(&relief)?)
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A fresh folder beside `out` to write into.
+fn staging_dir(out: &Path) -> Result<PathBuf, String> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    let name = out.file_name().map_or_else(|| "grid-world".into(), |n| n.to_string_lossy().into_owned());
+    let staging = parent.join(format!(".{name}.partial-{}", std::process::id()));
+    // A folder left by a killed run of the same process id is stale.
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging).map_err(|e| format!("cannot create {}: {e}", staging.display()))?;
+    Ok(staging)
+}
+
+/// Moves everything written in `staging` into `out` (created if needed), then removes
+/// `staging`.
+fn move_into(staging: &Path, out: &Path) -> Result<(), String> {
+    if !out.exists() {
+        return std::fs::rename(staging, out).map_err(|e| format!("cannot move into {}: {e}", out.display()));
+    }
+    move_tree(staging, out)?;
+    std::fs::remove_dir_all(staging).map_err(|e| format!("cannot remove {}: {e}", staging.display()))
+}
+
+fn move_tree(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if source.is_dir() {
+            move_tree(&source, &target)?;
+        } else {
+            std::fs::rename(&source, &target)
+                .map_err(|e| format!("cannot move into {}: {e}", target.display()))?;
+        }
+    }
+    Ok(())
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+fn round(ms: f64) -> f64 {
+    (ms * 10.0).round() / 10.0
+}

@@ -1,0 +1,338 @@
+//! Heightmap worlds: the planet's river pipeline on a [`Grid`] — settled hollows, the
+//! drainage, the carve, the water table — with the carved ground, the water and the flow
+//! read at every cell, and the figures that say whether the water fits its ground.
+//!
+//! Every stage is the planet's own code on a [`GridSurface`]: one carve profile, one bell,
+//! one backwater pass, one rule for where water stands.
+
+use crate::carve::{Carve, CarveParams};
+use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
+use crate::erosion::sediment::settle;
+use crate::ground::grid::Grid;
+use crate::ground::surface::{GridSurface, Surface};
+use crate::ground::topology::Topology;
+use crate::math::geometry::segment_projection;
+use crate::water::levels::{reach_weight, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
+use crate::water::view::WaterView;
+use glam::DVec3;
+use rayon::prelude::*;
+
+/// Water standing more than this above the dry ground of a neighbouring cell is a shoreline
+/// mismatch, metres.
+pub const SHORE_MISMATCH_M: f64 = 0.5;
+/// Neighbouring wet cells whose levels differ by more than this (beyond the drop of the
+/// ground between them) are a water step, metres.
+pub const WATER_STEP_M: f64 = 1.0;
+
+/// How a heightmap world is built. [`HeightmapParams::default`] is the reference game map's
+/// pipeline: one-metre cells, rivers from 27,500 m², channels six cells wide and up to 12 m
+/// deep, water at 0.6 of the carve depth, the map edge an outlet.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeightmapParams {
+    /// Edge length of a cell, metres.
+    pub cell_m: f64,
+    /// Cells strictly under this height are sea; `None` for no sea.
+    pub sea_level_m: Option<f64>,
+    /// Whether the map edge is an outlet.
+    pub edge_outlets: bool,
+    /// A depression filled deeper than this is a lake; shallower ones are filled with
+    /// sediment, metres.
+    pub lake_min_depth_m: f64,
+    /// Catchment from which a cell is river, m².
+    pub river_catchment_m2: f64,
+    /// Depth of the largest river's channel, metres.
+    pub channel_depth_m: f64,
+    /// Half a channel's width (centre line to bank), metres.
+    pub channel_half_width_m: f64,
+    /// A river's surface stands this fraction of its carve depth above its bed.
+    pub river_fill: f64,
+    /// Runoff over every catchment, metres per second.
+    pub runoff_m_s: f64,
+}
+
+impl Default for HeightmapParams {
+    fn default() -> Self {
+        HeightmapParams {
+            cell_m: 1.0,
+            sea_level_m: None,
+            edge_outlets: true,
+            lake_min_depth_m: 0.5,
+            river_catchment_m2: 27_500.0,
+            channel_depth_m: 12.0,
+            channel_half_width_m: 3.0,
+            river_fill: 0.6,
+            runoff_m_s: BASE_RUNOFF_M_S,
+        }
+    }
+}
+
+/// What covers a cell, as the exported masks code it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cover {
+    /// Dry ground.
+    Dry = 0,
+    /// A river channel's water.
+    River = 1,
+    /// A lake at its spill level.
+    Lake = 2,
+    /// The sea.
+    Sea = 3,
+}
+
+/// A heightmap world, solved: its ground, drainage, channels and water table, and the
+/// carved ground, water level, cover and flow at every cell (row-major like the input).
+#[derive(Debug, Clone)]
+pub struct HeightmapWorld {
+    /// The grid.
+    pub grid: Grid,
+    /// The parameters it was built with.
+    pub params: HeightmapParams,
+    /// Ground before carving, after sediment filled the hollows that hold no lake, metres.
+    pub natural: Vec<f64>,
+    /// Cells raised by sediment.
+    pub settled_cells: usize,
+    /// The drainage of the natural ground.
+    pub drainage: Drainage,
+    /// The river channels.
+    pub carve: Carve,
+    /// The water table.
+    pub water: WaterLevels,
+    /// Carved ground at every cell, metres.
+    pub ground: Vec<f64>,
+    /// Water surface at every wet cell, metres; the carved ground where dry.
+    pub level: Vec<f64>,
+    /// What covers every cell.
+    pub cover: Vec<Cover>,
+    /// Wall-clock milliseconds per stage (not part of any result).
+    pub timings_ms: Vec<(&'static str, f64)>,
+}
+
+/// Figures that say whether the water fits its ground.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HeightmapStats {
+    /// Wet cells whose level stands more than [`SHORE_MISMATCH_M`] above the ground of a dry
+    /// neighbouring cell (8 neighbours).
+    pub shoreline_mismatches: usize,
+    /// The worst such difference, metres.
+    pub worst_shoreline_m: f64,
+    /// Pairs of neighbouring wet cells whose levels differ by more than [`WATER_STEP_M`]
+    /// beyond the drop of the carved ground between them (8 neighbours, each pair once).
+    pub water_steps: usize,
+    /// The worst such difference (beyond the ground's drop), metres.
+    pub worst_step_m: f64,
+    /// Invariant (0): river cells whose receiver's water stands higher than their own.
+    pub uphill_water: usize,
+    /// Invariant (0): river cells of the drainage under the sea's level.
+    pub rivers_under_sea: usize,
+    /// Lakes.
+    pub lakes: usize,
+    /// Largest catchment reaching an outlet, m².
+    pub largest_catchment_m2: f64,
+    /// Cells under river water.
+    pub river_cells: usize,
+    /// Cells under lake water.
+    pub lake_cells: usize,
+    /// Cells under the sea.
+    pub sea_cells: usize,
+    /// River reaches (one per river cell that drains on).
+    pub reaches: usize,
+}
+
+impl HeightmapWorld {
+    /// Settles `heights` (metres, row-major, `grid.len()` of them), drains them, carves the
+    /// channels, computes the water table and reads ground, water and cover at every cell.
+    ///
+    /// # Panics
+    /// If `heights.len() != grid.len()`.
+    pub fn build(grid: Grid, heights: Vec<f64>, params: &HeightmapParams) -> Self {
+        assert_eq!(heights.len(), grid.len(), "one height per cell");
+        let mut clock = Stopwatch::start();
+        let drain = DrainageParams {
+            sea_level_m: params.sea_level_m,
+            storm_crest_m: 0.0,
+            lakes: true,
+            lake_min_depth_m: params.lake_min_depth_m,
+            rivers: true,
+            river_catchment_m2: params.river_catchment_m2,
+            edge_outlets: params.edge_outlets,
+        };
+        let (natural, settled_cells) = match settle(&grid, &heights, &drain) {
+            Some(settled) => {
+                let raised = settled.iter().zip(&heights).filter(|(s, h)| s != h).count();
+                (settled, raised)
+            }
+            None => (heights, 0),
+        };
+        clock.lap("settle");
+        let drainage = drainage::solve(&grid, &natural, &drain);
+        clock.laps.extend(drainage.timings_ms.iter().copied());
+        clock.lap_from_here();
+        let surface = GridSurface { grid: &grid, heights: &natural };
+        let carve_params = CarveParams {
+            channel_depth_m: params.channel_depth_m,
+            half_width_m: Some(params.channel_half_width_m),
+            sea_level_m: params.sea_level_m,
+        };
+        let carve = Carve::build(&carve_params, &surface, &natural, &drainage);
+        clock.lap("carve");
+        let water_params = WaterParams {
+            river_fill: params.river_fill,
+            sea_level_m: params.sea_level_m,
+            runoff_m_s: params.runoff_m_s,
+        };
+        let water = WaterLevels::build_on(&water_params, &surface, &drainage, &carve);
+        clock.lap("water table");
+        let view = WaterView {
+            surface,
+            drainage: &drainage,
+            carve: &carve,
+            water: &water,
+            sea_level_m: params.sea_level_m,
+        };
+        let cells: Vec<(f64, f64, Cover)> = (0..grid.len())
+            .into_par_iter()
+            .map(|i| {
+                let p = surface.position(i);
+                let near = carve.reaches_near(&surface, i);
+                let ground = carve.cut_near(p, natural[i], &near);
+                match view.water_near(p, i) {
+                    Some(w) => (ground, w.level_m, cover_of(w.body)),
+                    None => (ground, ground, Cover::Dry),
+                }
+            })
+            .collect();
+        clock.lap("cells");
+        let mut ground = Vec::with_capacity(cells.len());
+        let mut level = Vec::with_capacity(cells.len());
+        let mut cover = Vec::with_capacity(cells.len());
+        for (g, l, c) in cells {
+            ground.push(g);
+            level.push(l);
+            cover.push(c);
+        }
+        HeightmapWorld {
+            grid,
+            params: *params,
+            natural,
+            settled_cells,
+            drainage,
+            carve,
+            water,
+            ground,
+            level,
+            cover,
+            timings_ms: clock.laps,
+        }
+    }
+
+    /// The grid with its natural ground, as the carve and the water read it.
+    pub fn surface(&self) -> GridSurface<'_> {
+        GridSurface { grid: &self.grid, heights: &self.natural }
+    }
+
+    /// Water depth at every cell (level minus carved ground; 0 where dry), metres.
+    pub fn depths(&self) -> Vec<f64> {
+        self.level.iter().zip(&self.ground).map(|(l, g)| (l - g).max(0.0)).collect()
+    }
+
+    /// Flow velocity at cell `i`, m/s, in the grid's plane (x along a row, y down the
+    /// rows): on river water the bell-weighted average of the nearby reaches' mean flow
+    /// along each reach; zero elsewhere.
+    pub fn flow_at(&self, i: usize) -> DVec3 {
+        if self.cover[i] != Cover::River {
+            return DVec3::ZERO;
+        }
+        let p = self.surface().position(i);
+        let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
+        for &id in self.carve.reaches_near(&self.surface(), i).iter() {
+            let reach = &self.carve.reaches[id as usize];
+            let w = reach_weight(segment_projection(reach.start, reach.end, p).1, 0.0, reach.half_width_m);
+            if w > 0.0 {
+                let along = (reach.end - reach.start).normalize_or_zero();
+                sum += along * (w * self.water.reach_flows[id as usize].mean_speed_m_s());
+                weights += w;
+            }
+        }
+        if weights > 0.0 {
+            sum / weights
+        } else {
+            DVec3::ZERO
+        }
+    }
+
+    /// [`HeightmapWorld::flow_at`] at every cell, in parallel.
+    pub fn flows(&self) -> Vec<DVec3> {
+        (0..self.grid.len()).into_par_iter().map(|i| self.flow_at(i)).collect()
+    }
+
+    /// Whether the water fits its ground, cell by cell.
+    pub fn stats(&self) -> HeightmapStats {
+        let grid = &self.grid;
+        let wet = |i: usize| self.cover[i] != Cover::Dry;
+        // Each cell against its neighbours with a higher index (every pair once) for steps,
+        // and against every dry neighbour for shorelines.
+        let per_cell = |i: usize| -> (usize, f64, usize, f64) {
+            let (mut shore, mut worst_shore, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
+            if !wet(i) {
+                return (0, 0.0, 0, 0.0);
+            }
+            for j in grid.neighbors(i) {
+                if !wet(j) {
+                    let over = self.level[i] - self.ground[j];
+                    if over > SHORE_MISMATCH_M {
+                        shore += 1;
+                        worst_shore = worst_shore.max(over);
+                    }
+                } else if j > i {
+                    let beyond =
+                        (self.level[i] - self.level[j]).abs() - (self.ground[i] - self.ground[j]).abs();
+                    if beyond > WATER_STEP_M {
+                        steps += 1;
+                        worst_step = worst_step.max(beyond);
+                    }
+                }
+            }
+            (shore.min(1), worst_shore, steps, worst_step)
+        };
+        let totals = (0..grid.len())
+            .into_par_iter()
+            .map(per_cell)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .fold((0, 0.0f64, 0, 0.0f64), |a, b| (a.0 + b.0, a.1.max(b.1), a.2 + b.2, a.3.max(b.3)));
+        let d = &self.drainage;
+        let uphill_water = (0..grid.len())
+            .filter(|&i| d.kind[i] == NodeKind::River && self.cover[i] == Cover::River)
+            .filter(|&i| {
+                d.receivers[i].receiver().is_some_and(|r| {
+                    self.cover[r.index()] == Cover::River && self.level[r.index()] > self.level[i]
+                })
+            })
+            .count();
+        let count = |c: Cover| self.cover.iter().filter(|&&k| k == c).count();
+        HeightmapStats {
+            shoreline_mismatches: totals.0,
+            worst_shoreline_m: totals.1,
+            water_steps: totals.2,
+            worst_step_m: totals.3,
+            uphill_water,
+            rivers_under_sea: d.stats.underwater_rivers,
+            lakes: d.lakes.len(),
+            largest_catchment_m2: d.stats.largest_catchment_m2,
+            river_cells: count(Cover::River),
+            lake_cells: count(Cover::Lake),
+            sea_cells: count(Cover::Sea),
+            reaches: self.carve.reaches.len(),
+        }
+    }
+}
+
+/// The cover a body of water gives a cell.
+fn cover_of(body: Body) -> Cover {
+    match body {
+        Body::River => Cover::River,
+        Body::Lake => Cover::Lake,
+        Body::Sea => Cover::Sea,
+    }
+}

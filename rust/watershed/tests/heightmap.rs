@@ -1,0 +1,105 @@
+//! Heightmap worlds on small hand-made grids: the planet's pipeline on a grid keeps its
+//! rules (levels never rise downstream, rivers meet the sea at its level, lakes are flat)
+//! and gives the same bytes with any thread count.
+
+use watershed::testkit;
+use watershed::{Cover, Grid, HeightmapParams, HeightmapWorld, NodeKind, Topology};
+
+/// A valley `n` cells square of one-metre cells falling `fall` per row towards row `n - 1`,
+/// its floor along the middle column and its sides rising `side` per cell away from it.
+fn valley(n: usize, fall: f64, side: f64, base: f64) -> (Grid, Vec<f64>) {
+    let grid = Grid { width: n, height: n, cell_m: 1.0 };
+    let mid = (n / 2) as f64;
+    let heights = (0..n * n)
+        .map(|i| {
+            let (row, col) = ((i / n) as f64, (i % n) as f64);
+            base + (n as f64 - row) * fall + (col - mid).abs() * side
+        })
+        .collect();
+    (grid, heights)
+}
+
+fn params() -> HeightmapParams {
+    HeightmapParams { river_catchment_m2: 400.0, channel_depth_m: 2.0, ..HeightmapParams::default() }
+}
+
+#[test]
+fn a_straight_valley_carries_a_river_whose_surface_never_rises() {
+    let (grid, heights) = valley(64, 0.05, 0.3, 10.0);
+    let world = HeightmapWorld::build(grid, heights, &params());
+    let mid = 32;
+    let wet: Vec<f64> = (0..64)
+        .map(|row| row * 64 + mid)
+        .filter(|&i| world.cover[i] != Cover::Dry)
+        .map(|i| world.level[i])
+        .collect();
+    assert!(wet.len() > 20, "the valley floor is wet over most of its length: {}", wet.len());
+    for w in wet.windows(2) {
+        assert!(w[1] <= w[0] + 1e-9, "the surface rises downstream: {} then {}", w[0], w[1]);
+    }
+    let stats = world.stats();
+    assert_eq!(stats.uphill_water, 0);
+    for i in 0..grid.len() {
+        assert!(world.ground[i] <= world.natural[i], "the carve never raises the ground");
+        if world.cover[i] != Cover::Dry {
+            assert!(world.level[i] > world.ground[i], "water stands above its ground");
+        }
+    }
+}
+
+#[test]
+fn a_river_into_the_sea_comes_down_to_its_level() {
+    // The valley's lower end dips under a sea at 0 m.
+    let (grid, heights) = valley(64, 0.2, 0.3, -3.0);
+    let p = HeightmapParams { sea_level_m: Some(0.0), ..params() };
+    let world = HeightmapWorld::build(grid, heights, &p);
+    assert!(world.cover.contains(&Cover::Sea));
+    // The last river cells before the sea stand within a few centimetres of it.
+    let mid = 32;
+    let before_sea: Vec<usize> = (0..64)
+        .map(|row| row * 64 + mid)
+        .filter(|&i| world.cover[i] == Cover::River)
+        .filter(|&i| world.cover[i + 64] == Cover::Sea)
+        .collect();
+    assert!(!before_sea.is_empty(), "the river reaches the sea");
+    for i in before_sea {
+        // At the sea's level, or a film over a bed that stands higher.
+        let highest = 0.0f64.max(world.ground[i] + 0.1) + 0.05;
+        assert!(world.level[i] <= highest, "river at {} m beside the sea", world.level[i]);
+    }
+    assert_eq!(world.stats().rivers_under_sea, 0);
+}
+
+#[test]
+fn a_lake_is_flat_at_its_spill_level() {
+    // A bowl in the valley floor, deeper than the lake minimum.
+    let (grid, mut heights) = valley(64, 0.05, 0.3, 10.0);
+    for row in 20..30 {
+        for col in 28..37 {
+            heights[row * 64 + col] -= 3.0;
+        }
+    }
+    let world = HeightmapWorld::build(grid, heights, &params());
+    let lake: Vec<usize> = (0..grid.len()).filter(|&i| world.drainage.kind[i] == NodeKind::Lake).collect();
+    assert!(!lake.is_empty());
+    let level = world.drainage.water_level_m[lake[0]];
+    // Flat at the spill level, except where the inflowing river's surface still stands
+    // above it.
+    let flat = lake.iter().filter(|&&i| world.cover[i] == Cover::Lake && world.level[i] == level).count();
+    assert!(flat * 4 > lake.len() * 3, "{flat} of {} lake cells at the spill level", lake.len());
+    for &i in &lake {
+        assert!(world.cover[i] != Cover::Dry && world.level[i] >= level);
+    }
+}
+
+#[test]
+fn the_same_bytes_with_one_thread_or_two() {
+    let (grid, heights) = valley(48, 0.1, 0.2, 5.0);
+    let p = HeightmapParams { sea_level_m: Some(0.0), ..params() };
+    let one = testkit::with_threads(1, || HeightmapWorld::build(grid, heights.clone(), &p));
+    let two = testkit::with_threads(2, || HeightmapWorld::build(grid, heights.clone(), &p));
+    assert_eq!(one.ground, two.ground);
+    assert_eq!(one.level, two.level);
+    assert_eq!(one.cover, two.cover);
+    assert_eq!(one.stats(), two.stats());
+}
