@@ -39,6 +39,10 @@ fn a_straight_valley_carries_a_river_whose_surface_never_rises() {
     }
     let stats = world.stats();
     assert_eq!(stats.uphill_water, 0);
+    // Down the valley (towards higher rows), and nothing moves on dry ground.
+    let flow = world.flow_at(32 * 64 + mid);
+    assert!(flow.y > 0.0 && flow.x.abs() < 0.1 * flow.y, "{flow:?}");
+    assert_eq!(world.flow_at(32 * 64 + 2), watershed::DVec3::ZERO);
     for i in 0..grid.len() {
         assert!(world.ground[i] <= world.natural[i], "the carve never raises the ground");
         if world.cover[i] != Cover::Dry {

@@ -5,14 +5,13 @@
 //! Every stage is the planet's own code on a [`GridSurface`]: one carve profile, one bell,
 //! one backwater pass, one rule for where water stands.
 
-use crate::carve::{Carve, CarveParams};
+use crate::carve::{Carve, CarveParams, Reach};
 use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
 use crate::erosion::sediment::settle;
 use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
 use crate::ground::topology::Topology;
-use crate::math::geometry::segment_projection;
-use crate::water::levels::{reach_weight, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
+use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
 use crate::water::view::WaterView;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -244,21 +243,9 @@ impl HeightmapWorld {
             return DVec3::ZERO;
         }
         let p = self.surface().position(i);
-        let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
-        for &id in self.carve.reaches_near(&self.surface(), i).iter() {
-            let reach = &self.carve.reaches[id as usize];
-            let w = reach_weight(segment_projection(reach.start, reach.end, p).1, 0.0, reach.half_width_m);
-            if w > 0.0 {
-                let along = (reach.end - reach.start).normalize_or_zero();
-                sum += along * (w * self.water.reach_flows[id as usize].mean_speed_m_s());
-                weights += w;
-            }
-        }
-        if weights > 0.0 {
-            sum / weights
-        } else {
-            DVec3::ZERO
-        }
+        let ids = self.carve.reaches_near(&self.surface(), i);
+        let along = |reach: &Reach| (reach.end - reach.start).normalize_or_zero();
+        mean_flow(&self.carve.reaches, &self.water.reach_flows, &ids, p, 1.0, along)
     }
 
     /// [`HeightmapWorld::flow_at`] at every cell, in parallel.

@@ -12,7 +12,7 @@ use crate::carve::terrain::Terrain;
 use crate::carve::{profile_at, Carve, Reach, ReachEnd};
 use crate::drainage::Drainage;
 use crate::ground::surface::Surface;
-use crate::math::geometry::{bell, chord_fraction, smoothstep};
+use crate::math::geometry::{bell, chord_fraction, segment_projection, smoothstep};
 use crate::settings::WorldSettings;
 use crate::water::waves::SeaState;
 use glam::DVec3;
@@ -299,6 +299,34 @@ pub fn reach_contribution(
         _ => profile_at(levels, t),
     };
     (w > 0.0).then_some((w, level))
+}
+
+/// Flow velocity at `p` (a point on a surface of `metres_per_unit`) from the reaches `ids`
+/// of `reaches`: the bell-weighted average, over those whose banks reach `p`, of each one's
+/// mean speed (`flows`) along the direction `along` gives it; zero when none reaches `p`.
+pub(crate) fn mean_flow(
+    reaches: &[Reach],
+    flows: &[ReachFlow],
+    ids: &[u32],
+    p: DVec3,
+    metres_per_unit: f64,
+    along: impl Fn(&Reach) -> DVec3,
+) -> DVec3 {
+    let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
+    for &id in ids {
+        let reach = &reaches[id as usize];
+        let across = segment_projection(reach.start, reach.end, p).1 * metres_per_unit;
+        let w = reach_weight(across, 0.0, reach.half_width_m);
+        if w > 0.0 {
+            sum += along(reach) * (w * flows[id as usize].mean_speed_m_s());
+            weights += w;
+        }
+    }
+    if weights > 0.0 {
+        sum / weights
+    } else {
+        DVec3::ZERO
+    }
 }
 
 /// Weight of a reach at a point `across_m` from its line and `beyond_m` past its nearer end,

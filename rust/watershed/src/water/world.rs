@@ -3,13 +3,14 @@
 
 use crate::cancel;
 use crate::carve::terrain::Terrain;
+use crate::carve::Reach;
 use crate::drainage::Stopwatch;
 use crate::ground::surface::PlanetSurface;
 use crate::math::batch::map_nearby_together;
 use crate::math::geometry::segment_projection;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::water::levels::{reach_weight, Body, ReachFlow, Water, WaterLevels};
+use crate::water::levels::{mean_flow, Body, ReachFlow, Water, WaterLevels};
 use crate::water::view::WaterView;
 use crate::water::waves::SeaState;
 use glam::DVec3;
@@ -143,24 +144,12 @@ impl World {
             return DVec3::ZERO;
         }
         let node = self.lattice.nearest_node(dir).index();
-        let radius = self.settings.radius_m;
-        let (mut sum, mut weights) = (DVec3::ZERO, 0.0);
-        for &id in self.carve.reaches_at(node) {
-            let reach = &self.carve.reaches[id as usize];
+        let along = |reach: &Reach| {
             let ab = reach.end - reach.start;
-            let across = segment_projection(reach.start, reach.end, dir).1 * radius;
-            let w = reach_weight(across, 0.0, reach.half_width_m);
-            if w > 0.0 {
-                let along = sphere::unit(ab - dir * ab.dot(dir));
-                sum += along * (w * self.water.reach_flows[id as usize].mean_speed_m_s());
-                weights += w;
-            }
-        }
-        if weights > 0.0 {
-            sum / weights
-        } else {
-            DVec3::ZERO
-        }
+            sphere::unit(ab - dir * ab.dot(dir))
+        };
+        let ids = self.carve.reaches_at(node);
+        mean_flow(&self.carve.reaches, &self.water.reach_flows, ids, dir, self.settings.radius_m, along)
     }
 
     /// [`World::flow_at`] for many points, in parallel, nearby points together.
