@@ -192,10 +192,8 @@ impl HeightmapWorld {
         let cells: Vec<(f64, f64, Cover)> = (0..grid.len())
             .into_par_iter()
             .map(|i| {
-                let p = surface.position(i);
-                let near = carve.reaches_near(&surface, i);
-                let ground = carve.cut_near(p, natural[i], &near);
-                match view.water_near(p, i) {
+                let (ground, water) = view.ground_and_water_near(surface.position(i), i);
+                match water {
                     Some(w) => (ground, w.level_m, cover_of(w.body)),
                     None => (ground, ground, Cover::Dry),
                 }

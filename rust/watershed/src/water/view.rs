@@ -33,19 +33,32 @@ impl<S: Surface> WaterView<'_, S> {
     /// `None` when dry.
     pub fn water_near(&self, p: DVec3, node: usize) -> Option<Water> {
         let natural = self.surface.natural_near(p, node);
-        let sea = self.sea_level_m.map(|level_m| Water { level_m, body: Body::Sea });
         // The carve never raises the ground: under the sea before it, under the sea after.
-        if self.sea_level_m.is_some_and(|sea| natural < sea) {
-            return sea;
+        if let Some(level_m) = self.sea_level_m.filter(|&sea| natural < sea) {
+            return Some(Water { level_m, body: Body::Sea });
         }
         let near = self.carve.reaches_near(&self.surface, node);
         let ground = self.carve.cut_near(p, natural, &near);
-        if self.sea_level_m.is_some_and(|sea| ground < sea) {
-            return sea;
+        self.water_on(p, node, &near, ground)
+    }
+
+    /// The carved ground at `p` (nearest node `node`), metres, and the still water over it
+    /// as [`WaterView::water_near`] gives it.
+    pub fn ground_and_water_near(&self, p: DVec3, node: usize) -> (f64, Option<Water>) {
+        let near = self.carve.reaches_near(&self.surface, node);
+        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), &near);
+        (ground, self.water_on(p, node, &near, ground))
+    }
+
+    /// The still water over carved ground `ground_m` at `p` (nearest node `node`, reaches
+    /// `near`): the sea where it covers the ground, else the river or lake above it.
+    fn water_on(&self, p: DVec3, node: usize, near: &[u32], ground_m: f64) -> Option<Water> {
+        if let Some(level_m) = self.sea_level_m.filter(|&sea| ground_m < sea) {
+            return Some(Water { level_m, body: Body::Sea });
         }
-        let river = self.river_level(p, &near);
-        let lake = self.lake_level(p, node, &near, ground, river);
-        water_over(ground, river, lake)
+        let river = self.river_level(p, near);
+        let lake = self.lake_level(p, node, near, ground_m, river);
+        water_over(ground_m, river, lake)
     }
 
     /// The surface a river or lake water mesh draws over `p` (nearest node `node`): the
