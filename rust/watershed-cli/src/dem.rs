@@ -131,14 +131,7 @@ fn png16(bytes: &[u8]) -> Result<(usize, usize, Vec<u16>), String> {
 
 /// The first float channel (f32 or f16) of an EXR's first layer, in metres.
 fn exr_heights(bytes: &[u8]) -> Result<Array2, String> {
-    let image = read()
-        .no_deep_data()
-        .largest_resolution_level()
-        .all_channels()
-        .first_valid_layer()
-        .all_attributes()
-        .from_buffered(Cursor::new(bytes))
-        .map_err(|e| format!("not a readable EXR: {e}"))?;
+    let image = first_layer(bytes)?;
     let layer = &image.layer_data;
     let (cols, rows) = (layer.size.width(), layer.size.height());
     let channel = layer
@@ -152,13 +145,22 @@ fn exr_heights(bytes: &[u8]) -> Result<Array2, String> {
 }
 
 /// `values` (row-major, `rows` × `cols`, metres) as a single-channel 32-bit float EXR
-/// (channel `Y`), the heightmap format Terrain3D imports.
+/// (channel `R`, which Godot loads as `FORMAT_RF`), the heightmap format Terrain3D imports.
 ///
 /// # Errors
 /// When the encoder fails (it does not for finite input).
 pub fn exr_bytes(rows: usize, cols: usize, values: &[f64]) -> Result<Vec<u8>, String> {
-    let samples = FlatSamples::F32(values.iter().map(|&v| v as f32).collect());
-    let channels = AnyChannels::sort(SmallVec::from_vec(vec![AnyChannel::new("Y", samples)]));
+    exr_channels(rows, cols, vec![("R", values.iter().map(|&v| v as f32).collect())])
+}
+
+/// Named 32-bit float channels (row-major, `rows` × `cols` each) as one lossless EXR; the
+/// bits of every sample are kept exactly.
+///
+/// # Errors
+/// When the encoder fails (it does not for channels of the right length).
+pub fn exr_channels(rows: usize, cols: usize, channels: Vec<(&str, Vec<f32>)>) -> Result<Vec<u8>, String> {
+    let list = channels.into_iter().map(|(name, v)| AnyChannel::new(name, FlatSamples::F32(v))).collect();
+    let channels = AnyChannels::sort(SmallVec::from_vec(list));
     let layer = Layer::new(Vec2(cols, rows), LayerAttributes::default(), Encoding::SMALL_LOSSLESS, channels);
     let mut out = Cursor::new(Vec::new());
     Image::from_layer(layer).write().to_buffered(&mut out).map_err(|e| format!("EXR: {e}"))?;
@@ -176,6 +178,38 @@ pub fn r16_bytes(values: &[f64]) -> (Vec<u8>, (f64, f64)) {
         .flat_map(|&v| (((v - lo) / span * 65535.0).round().clamp(0.0, 65535.0) as u16).to_le_bytes())
         .collect();
     (bytes, (lo, hi))
+}
+
+/// The first layer of an EXR, every channel, full resolution.
+fn first_layer(bytes: &[u8]) -> Result<Image<Layer<AnyChannels<FlatSamples>>>, String> {
+    read()
+        .no_deep_data()
+        .largest_resolution_level()
+        .all_channels()
+        .first_valid_layer()
+        .all_attributes()
+        .from_buffered(Cursor::new(bytes))
+        .map_err(|e| format!("not a readable EXR: {e}"))
+}
+
+/// `values` as raw R32 (32-bit float little-endian, metres).
+pub fn r32_bytes(values: &[f64]) -> Vec<u8> {
+    values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect()
+}
+
+/// Every named channel of an EXR's first layer, in the file's (sorted) order, its samples
+/// as f32.
+///
+/// # Errors
+/// An unreadable EXR.
+#[cfg(test)]
+pub(crate) fn exr_float_channels(bytes: &[u8]) -> Result<Vec<(String, Vec<f32>)>, String> {
+    let image = first_layer(bytes)?;
+    let layer = &image.layer_data;
+    let channels = (layer.channel_data.list.iter())
+        .map(|c| (c.name.to_string(), c.sample_data.values_as_f32().collect()))
+        .collect();
+    Ok(channels)
 }
 
 #[cfg(test)]
@@ -217,7 +251,7 @@ mod tests {
         let from_png = read_dem(Path::new("h.png"), &png, Some(range)).expect("png");
         let from_r16 = read_dem(Path::new("h.raw"), &raw, Some(range)).expect("raw");
         assert_eq!(from_png.data, from_r16.data);
-        let r32: Vec<u8> = values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect();
+        let r32 = r32_bytes(&values);
         let from_r32 = read_dem(Path::new("h.r32"), &r32, None).expect("r32");
         assert_eq!(from_r32.data, values.iter().map(|&v| f64::from(v as f32)).collect::<Vec<_>>());
     }

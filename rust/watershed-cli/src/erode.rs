@@ -301,13 +301,7 @@ fn write(out: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 pub(crate) fn png_bytes(image: &Image) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    let mut encoder = png::Encoder::new(&mut bytes, image.width as u32, image.height as u32);
-    encoder.set_color(png::ColorType::Rgb);
-    let mut writer = encoder.write_header().map_err(|e| format!("png: {e}"))?;
-    writer.write_image_data(&image.rgb).map_err(|e| format!("png: {e}"))?;
-    writer.finish().map_err(|e| format!("png: {e}"))?;
-    Ok(bytes)
+    crate::addon_maps::png(image.width, image.height, png::ColorType::Rgb, &image.rgb)
 }
 
 /// Every frame as one animated PNG, a tenth of a second each, looping.

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use watershed::{
-    erode_droplets, erode_stream_power, render_relief, sample_region, write_npy, DrainageParams, Droplets,
-    Grid, HeightmapParams, HeightmapWorld, SeaState, StreamPower, WorkedGround, WorldSettings,
+    erode_droplets, erode_stream_power, render_accumulation, render_grid_profile, render_relief,
+    sample_region, write_npy, DrainageParams, Droplets, Grid, GridMaps, HeightmapParams, HeightmapWorld,
+    SeaState, StreamPower, WorkedGround, WorldSettings,
 };
 
 /// What erodes the heightmap before it drains.
@@ -56,6 +57,9 @@ pub struct Options {
     pub seed: u64,
 }
 
+/// Longer side of the pictures, pixels.
+const PICTURE_SIDE: usize = 2048;
+
 /// Smallest heightmap side the pipeline takes, cells.
 const MIN_SIDE: usize = 3;
 
@@ -77,13 +81,16 @@ pub fn run(
     let world = HeightmapWorld::build(grid, heights, &params);
     let stats = world.stats();
     let staging = staging_dir(out)?;
-    let written = write_all(&world, &staging).and_then(|()| {
+    let t = Instant::now();
+    let written = write_all(&world, &staging).and_then(|hterrain_side| {
+        let write_ms = ms(t);
         let mut timings = serde_json::Map::new();
         timings.insert("load".into(), round(loaded_ms).into());
         timings.insert("erosion".into(), round(erosion_ms).into());
         for (stage, ms) in &world.timings_ms {
             timings.insert((*stage).into(), round(*ms).into());
         }
+        timings.insert("maps and files".into(), round(write_ms).into());
         let report = serde_json::json!({
             "source": name,
             "rows": world.grid.height,
@@ -104,6 +111,8 @@ pub fn run(
             "lake_cells": stats.lake_cells,
             "sea_cells": stats.sea_cells,
             "reaches": stats.reaches,
+            "main_river_cells": world.main_river().len(),
+            "hterrain_side": hterrain_side,
             "timings_ms": timings,
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("report: {e}"))?;
@@ -198,22 +207,27 @@ fn erode(grid: &Grid, mut heights: Vec<f64>, options: &Options, sea_level_m: Opt
     heights
 }
 
-/// The maps of a solved world: carved ground, water level (the ground where dry) and cover
-/// as `.npy`, the carved ground for heightmap add-ons (32-bit float EXR, and R16 with its
-/// metres beside it) and a shaded relief with the water.
-fn write_all(world: &HeightmapWorld, dir: &Path) -> Result<(), String> {
+/// Everything of a solved world: carved ground, water level (the ground where dry) and
+/// cover as `.npy`; shaded relief with water, flow accumulation and the main river's long
+/// profile as PNG; the maps for Terrain3D and (square maps only) HTerrain. Returns the
+/// HTerrain side, if written.
+fn write_all(world: &HeightmapWorld, dir: &Path) -> Result<Option<usize>, String> {
     let (rows, cols) = (world.grid.height, world.grid.width);
     write(dir, "ground.npy", &write_npy(&[rows, cols], &world.ground))?;
     write(dir, "level.npy", &write_npy(&[rows, cols], &world.level))?;
     let cover: Vec<u8> = world.cover.iter().map(|&c| c as u8).collect();
     write(dir, "cover.npy", &write_npy(&[rows, cols], &cover))?;
-    write(dir, "heights.exr", &crate::dem::exr_bytes(rows, cols, &world.ground)?)?;
-    let (r16, (lo, hi)) = crate::dem::r16_bytes(&world.ground);
-    write(dir, "heights.r16", &r16)?;
-    let range = serde_json::json!({"rows": rows, "cols": cols, "min_m": lo, "max_m": hi});
-    write(dir, "heights.r16.json", range.to_string().as_bytes())?;
-    let relief = render_relief(cols, rows, &world.ground, &world.depths(), world.grid.cell_m, 2048);
-    write(dir, "relief.png", &crate::erode::png_bytes(&relief)?)
+    let cell_m = world.grid.cell_m;
+    let relief = render_relief(cols, rows, &world.ground, &world.depths(), cell_m, PICTURE_SIDE);
+    write(dir, "relief.png", &crate::erode::png_bytes(&relief)?)?;
+    let flow = render_accumulation(cols, rows, &world.drainage.catchment_m2, cell_m * cell_m, PICTURE_SIDE);
+    write(dir, "accumulation.png", &crate::erode::png_bytes(&flow)?)?;
+    if let Some(profile) = render_grid_profile(world, 1600, 600) {
+        write(dir, "profile.png", &crate::erode::png_bytes(&profile)?)?;
+    }
+    let maps = GridMaps::of(world);
+    crate::addon_maps::write_terrain3d(&maps, &dir.join("terrain3d"))?;
+    crate::addon_maps::write_hterrain(&maps, &dir.join("hterrain"))
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {

@@ -5,6 +5,7 @@
 //! against its range before anything runs, and every command that solves a world or a
 //! heightmap first checks that its estimated memory fits what the machine has available.
 
+mod addon_maps;
 mod bench;
 mod dem;
 mod erode;
@@ -117,7 +118,8 @@ enum Command {
     },
     /// The whole river pipeline on a heightmap (--dem) or a square region cut from a world
     /// (--world with --region): erosion, drainage, carve, water; report.json, the carved
-    /// ground (.npy, .exr, .r16), water level and cover (.npy) and relief.png.
+    /// ground, water level and cover (.npy), relief, flow accumulation and long profile
+    /// pictures, and the maps for Terrain3D (terrain3d/) and HTerrain (hterrain/).
     GridWorld {
         /// The heightmap: .npy, .png (16-bit), .r16/.raw, .r32 or .exr (as for grid-drain).
         #[arg(long, conflicts_with = "world", required_unless_present = "world")]

@@ -119,10 +119,13 @@ fn grid_world_writes_its_maps_and_report_and_nothing_on_bad_input() {
         out_dir.to_str().expect("utf-8"),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    for name in
-        ["report.json", "ground.npy", "level.npy", "cover.npy", "heights.exr", "heights.r16", "relief.png"]
-    {
-        assert!(out_dir.join(name).is_file(), "{name} missing");
+    let pictures = ["report.json", "ground.npy", "level.npy", "cover.npy", "relief.png", "accumulation.png"];
+    let both = ["heights.exr", "heights.r16", "heights.r16.json", "splat.png", "water_level.exr"];
+    let water = ["water_mask.png", "flow.exr", "foam.png", "import.json"];
+    let terrain3d = both.iter().chain(&water).chain(&["control.exr"]).map(|n| format!("terrain3d/{n}"));
+    let hterrain = both.iter().chain(&water).chain(&["heights.r32"]).map(|n| format!("hterrain/{n}"));
+    for name in pictures.into_iter().map(String::from).chain(terrain3d).chain(hterrain) {
+        assert!(out_dir.join(&name).is_file(), "{name} missing");
     }
     let ground = read_array2(&std::fs::read(out_dir.join("ground.npy")).expect("ground")).expect("npy");
     assert_eq!((ground.rows, ground.cols), (32, 32));
@@ -130,6 +133,7 @@ fn grid_world_writes_its_maps_and_report_and_nothing_on_bad_input() {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).expect("report")).expect("json");
     assert_eq!(report["uphill_water"], 0);
+    assert_eq!(report["hterrain_side"], 513, "32 cells resampled to HTerrain's smallest side");
 
     let nan = dir.join("nan.npy");
     std::fs::write(&nan, write_npy(&[4, 4], &[[1.0; 8], [f64::NAN; 8]].concat())).expect("write");

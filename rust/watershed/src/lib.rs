@@ -98,13 +98,18 @@ pub use ground::surface::{GridSurface, PlanetSurface, Surface};
 pub use ground::topology::{NodeId, Topology};
 pub use math::rng::SplitMix64;
 pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
+pub use output::grid_maps::{
+    control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, HTERRAIN_SIDES,
+};
 pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
 pub use output::mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
     read_array2, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };
-pub use output::render::{render_globe, render_map, render_relief, GlobeView, Image, Progress};
-pub use output::section::render_section;
+pub use output::render::{
+    render_accumulation, render_globe, render_map, render_relief, GlobeView, Image, Progress,
+};
+pub use output::section::{render_grid_profile, render_section};
 pub use output::stream::{reaches_within, ReachStreamer, StreamUpdate};
 pub use output::voxel::{
     encode_sdf, fill_natural_block, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD,

@@ -2,6 +2,7 @@
 //! (`look`), terrain and water meshes (`mesh`), voxel blocks (`voxel`), pictures (`render`,
 //! `section`), reach streaming (`stream`) and `.npy` files (`npy`).
 
+pub mod grid_maps;
 pub mod look;
 pub mod mesh;
 pub mod npy;

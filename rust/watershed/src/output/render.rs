@@ -318,3 +318,39 @@ pub fn render_relief(
         .collect();
     Image { width: pw, height: ph, rgb: rows.concat() }
 }
+
+/// Flow accumulation of a heightmap (`width` × `height` cells, row-major catchment areas in
+/// m², each cell `cell_area_m2`): dark where only the cell's own rain passes, white-blue
+/// along the largest rivers on a log scale, at most `max_side` pixels on the longer side
+/// (each pixel the largest catchment in its block, so thin rivers stay visible).
+pub fn render_accumulation(
+    width: usize,
+    height: usize,
+    catchment_m2: &[f64],
+    cell_area_m2: f64,
+    max_side: usize,
+) -> Image {
+    let stride = width.max(height).div_ceil(max_side.max(1)).max(1);
+    let (pw, ph) = (width.div_ceil(stride), height.div_ceil(stride));
+    let largest = catchment_m2.iter().copied().fold(cell_area_m2, f64::max);
+    let span = (largest / cell_area_m2).ln().max(1e-9);
+    let rows: Vec<Vec<u8>> = (0..ph)
+        .into_par_iter()
+        .map(|py| {
+            let mut out = Vec::with_capacity(pw * 3);
+            for px in 0..pw {
+                let mut most = cell_area_m2;
+                for y in py * stride..((py + 1) * stride).min(height) {
+                    for x in px * stride..((px + 1) * stride).min(width) {
+                        most = most.max(catchment_m2[y * width + x]);
+                    }
+                }
+                let t = ((most / cell_area_m2).ln() / span).clamp(0.0, 1.0);
+                let c = look::mix([0.05, 0.06, 0.09], [0.80, 0.92, 1.0], t.powf(1.5));
+                out.extend_from_slice(&look::to_rgb8(c));
+            }
+            out
+        })
+        .collect();
+    Image { width: pw, height: ph, rgb: rows.concat() }
+}

@@ -3,8 +3,10 @@
 //! dark, bed blue, water surface light blue where wet, sea level pale blue, falls red).
 
 use crate::carve::{ReachEnd, ReachId};
+use crate::ground::topology::Topology;
 use crate::math::sphere;
 use crate::output::render::{paint_segment, Image};
+use crate::water::heightmap::HeightmapWorld;
 use crate::water::world::World;
 
 const NATURAL: [f64; 3] = [0.62, 0.47, 0.30];
@@ -86,6 +88,31 @@ pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -
         cross[3].push((x, world.level_at(dir).unwrap_or(f64::NAN)));
     }
     plot(&mut image, (split, width), &cross, sea, &[]);
+    Some(image)
+}
+
+/// A `width` × `height` long profile of a heightmap world's main river
+/// ([`HeightmapWorld::main_river`]) from its source to its mouth: natural ground, carved
+/// ground (the bed along the centre line) and the water. `None` without rivers.
+pub fn render_grid_profile(world: &HeightmapWorld, width: usize, height: usize) -> Option<Image> {
+    let path = world.main_river();
+    if path.len() < 2 {
+        return None;
+    }
+    let (width, height) = (width.max(64), height.max(64));
+    let mut image = Image { width, height, rgb: vec![250; width * height * 3] };
+    let mut lines: [Vec<(f64, f64)>; 4] = Default::default();
+    let mut s = 0.0;
+    for (k, &i) in path.iter().enumerate() {
+        if k > 0 {
+            s += world.grid.distance_m(path[k - 1], i);
+        }
+        let wet = world.level[i] > world.ground[i];
+        lines[0].push((s, world.natural[i]));
+        lines[1].push((s, world.ground[i]));
+        lines[3].push((s, if wet { world.level[i] } else { f64::NAN }));
+    }
+    plot(&mut image, (0, width), &lines, world.params.sea_level_m, &[]);
     Some(image)
 }
 

@@ -251,6 +251,38 @@ impl HeightmapWorld {
         (0..self.grid.len()).into_par_iter().map(|i| self.flow_at(i)).collect()
     }
 
+    /// The main river's cells from its source to its mouth: down from the river cell with
+    /// the largest catchment, up through the tributary with the largest catchment at every
+    /// confluence (the lower index among equals). Empty without rivers.
+    pub fn main_river(&self) -> Vec<usize> {
+        let d = &self.drainage;
+        let river = |i: usize| d.kind[i] == NodeKind::River;
+        let Some(mouth) = (0..self.grid.len()).filter(|&i| river(i)).reduce(|a, b| {
+            if d.catchment_m2[b] > d.catchment_m2[a] {
+                b
+            } else {
+                a
+            }
+        }) else {
+            return Vec::new();
+        };
+        let mut main_donor = vec![usize::MAX; self.grid.len()];
+        for i in (0..self.grid.len()).filter(|&i| river(i)) {
+            if let Some(r) = d.receivers[i].receiver().map(|r| r.index()) {
+                let best = main_donor[r];
+                if best == usize::MAX || d.catchment_m2[i] > d.catchment_m2[best] {
+                    main_donor[r] = i;
+                }
+            }
+        }
+        let mut path = vec![mouth];
+        while let Some(&up) = path.last().map(|&i| &main_donor[i]).filter(|&&u| u != usize::MAX) {
+            path.push(up);
+        }
+        path.reverse();
+        path
+    }
+
     /// Whether the water fits its ground, cell by cell.
     pub fn stats(&self) -> HeightmapStats {
         let grid = &self.grid;
