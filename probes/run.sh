@@ -82,6 +82,18 @@ for probe in config determinism drainage erosion water mill buoyancy voxel demo 
   run "$probe" "$logs/$probe.log"
 done
 
+# The heightmap probe also loads what the CLI exports for heightmap add-ons: a 512 m square
+# of the home world on 257 x 257 cells.
+echo "== heightmap"
+export_args=()
+if cargo build --quiet --release -p watershed-cli && target/release/watershed grid-world --world home \
+    --region -27.08,95.32,512 --size 257 --erosion none --out "$logs/grid-world" > "$logs/grid-world.log" 2>&1; then
+  export_args=("--export=$logs/grid-world/terrain3d")
+else
+  echo "FAIL heightmap/grid_world the CLI could not write the export (see grid-world.log)" | tee -a "$logs/grid-world.log"
+fi
+run heightmap "$logs/heightmap.log" "${export_args[@]}"
+
 if [ ${#renderer[@]} -gt 0 ]; then
   echo "== capture, rendered by $gl_bin under xvfb-run"
   launch=("${renderer[@]}")

@@ -93,13 +93,7 @@ pub fn read_dem(path: &Path, bytes: &[u8], height_range: Option<(f64, f64)>) -> 
         Format::Exr => exr_heights(bytes),
     }
     .map_err(|e| format!("{name}: {e}"))?;
-    if let Some(i) = array.data.iter().position(|v| !v.is_finite()) {
-        return Err(format!(
-            "{name}: value at row {}, column {} is not finite",
-            i / array.cols,
-            i % array.cols
-        ));
-    }
+    watershed::check_finite(array.cols, &array.data).map_err(|e| format!("{name}: {e}"))?;
     Ok(array)
 }
 

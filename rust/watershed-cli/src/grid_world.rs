@@ -60,9 +60,6 @@ pub struct Options {
 /// Longer side of the pictures, pixels.
 const PICTURE_SIDE: usize = 2048;
 
-/// Smallest heightmap side the pipeline takes, cells.
-const MIN_SIDE: usize = 3;
-
 /// Runs the pipeline and writes everything into `out`.
 pub fn run(
     source: &Source,
@@ -154,12 +151,8 @@ fn load(
             let bytes = crate::read_bounded(path, 16 << 30, "a heightmap")?;
             let array = crate::dem::read_dem(path, &bytes, *height_range)?;
             let name = path.display().to_string();
-            if array.rows < MIN_SIDE || array.cols < MIN_SIDE {
-                return Err(format!(
-                    "{name}: {} x {} cells; the pipeline needs at least {MIN_SIDE} x {MIN_SIDE}",
-                    array.rows, array.cols
-                ));
-            }
+            watershed::check_heightmap(array.rows, array.cols, &array.data)
+                .map_err(|e| format!("{name}: {e}"))?;
             watershed::check_grid_memory(array.rows, array.cols, available_bytes)
                 .map_err(|e| format!("{name}: {e}"))?;
             Ok((name, Grid { width: array.cols, height: array.rows, cell_m: *cell_m }, array.data, None))

@@ -99,8 +99,10 @@ pub use ground::topology::{NodeId, Topology};
 pub use math::rng::SplitMix64;
 pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use output::grid_maps::{
-    control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, HTERRAIN_SIDES,
+    control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, BANK_CUT_M, FOAM_FALL,
+    FOAM_SPEED_M_S, HTERRAIN_SIDES, ROCK_SLOPE_DEG, SHORE_FOAM,
 };
+pub use output::grid_mesh::{grid_mesh, splat_color, LAYER_COLORS, WATER_COLORS};
 pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
 pub use output::mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
@@ -120,7 +122,8 @@ pub use settings::{
     KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
 };
 pub use water::heightmap::{
-    Cover, HeightmapParams, HeightmapStats, HeightmapWorld, SHORE_MISMATCH_M, WATER_STEP_M,
+    check_finite, check_heightmap, Cover, HeightmapParams, HeightmapStats, HeightmapWorld,
+    MIN_HEIGHTMAP_SIDE, SHORE_MISMATCH_M, WATER_STEP_M,
 };
 pub use water::hull::{Hull, WATER_DENSITY};
 pub use water::levels::{

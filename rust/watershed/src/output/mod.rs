@@ -3,6 +3,7 @@
 //! `section`), reach streaming (`stream`) and `.npy` files (`npy`).
 
 pub mod grid_maps;
+pub mod grid_mesh;
 pub mod look;
 pub mod mesh;
 pub mod npy;

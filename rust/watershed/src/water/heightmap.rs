@@ -5,6 +5,7 @@
 //! Every stage is the planet's own code on a [`GridSurface`]: one carve profile, one bell,
 //! one backwater pass, one rule for where water stands.
 
+use crate::cancel;
 use crate::carve::{Carve, CarveParams, Reach};
 use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
 use crate::erosion::sediment::settle;
@@ -15,6 +16,7 @@ use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams, BASE_RUNOF
 use crate::water::view::WaterView;
 use glam::DVec3;
 use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 
 /// Water standing more than this above the dry ground of a neighbouring cell is a shoreline
 /// mismatch, metres.
@@ -62,6 +64,38 @@ impl Default for HeightmapParams {
             river_fill: 0.6,
             runoff_m_s: BASE_RUNOFF_M_S,
         }
+    }
+}
+
+/// Smallest side of a heightmap the pipeline takes, cells.
+pub const MIN_HEIGHTMAP_SIDE: usize = 3;
+
+/// Whether `heights` (row-major, metres) make a heightmap of `rows` × `cols` cells the
+/// pipeline takes.
+///
+/// # Errors
+/// The count does not match, a side is under [`MIN_HEIGHTMAP_SIDE`], or a value is not
+/// finite (naming its row and column).
+pub fn check_heightmap(rows: usize, cols: usize, heights: &[f64]) -> Result<(), String> {
+    if heights.len() != rows.saturating_mul(cols) {
+        return Err(format!("{} heights for {rows} x {cols} cells", heights.len()));
+    }
+    if rows < MIN_HEIGHTMAP_SIDE || cols < MIN_HEIGHTMAP_SIDE {
+        return Err(format!(
+            "{rows} x {cols} cells; the pipeline needs at least {MIN_HEIGHTMAP_SIDE} x {MIN_HEIGHTMAP_SIDE}"
+        ));
+    }
+    check_finite(cols, heights)
+}
+
+/// Whether every value of a row-major map `cols` wide is finite.
+///
+/// # Errors
+/// The first value that is not, by row and column.
+pub fn check_finite(cols: usize, values: &[f64]) -> Result<(), String> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(i) => Err(format!("value at row {}, column {} is not finite", i / cols.max(1), i % cols.max(1))),
+        None => Ok(()),
     }
 }
 
@@ -145,7 +179,31 @@ impl HeightmapWorld {
     /// # Panics
     /// If `heights.len() != grid.len()`.
     pub fn build(grid: Grid, heights: Vec<f64>, params: &HeightmapParams) -> Self {
+        let never = AtomicBool::new(false);
+        match Self::build_cancellable(grid, heights, params, &|_, _| {}, &never) {
+            Some(world) => world,
+            None => unreachable!("a build nobody can cancel finishes"),
+        }
+    }
+
+    /// [`HeightmapWorld::build`], calling `progress` with each stage's name and the share of
+    /// the work done (0..=1) as it finishes; `None` as soon as `cancel` is set between two
+    /// stages.
+    ///
+    /// # Panics
+    /// If `heights.len() != grid.len()`.
+    pub fn build_cancellable(
+        grid: Grid,
+        heights: Vec<f64>,
+        params: &HeightmapParams,
+        progress: &(dyn Fn(&'static str, f64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Option<Self> {
         assert_eq!(heights.len(), grid.len(), "one height per cell");
+        let stage = |name: &'static str, done: f64| {
+            progress(name, done);
+            (!cancel::requested(cancel)).then_some(())
+        };
         let mut clock = Stopwatch::start();
         let drain = DrainageParams {
             sea_level_m: params.sea_level_m,
@@ -164,9 +222,11 @@ impl HeightmapWorld {
             None => (heights, 0),
         };
         clock.lap("settle");
+        stage("settle", 0.35)?;
         let drainage = drainage::solve(&grid, &natural, &drain);
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
+        stage("drainage", 0.65)?;
         let surface = GridSurface { grid: &grid, heights: &natural };
         let carve_params = CarveParams {
             channel_depth_m: params.channel_depth_m,
@@ -175,6 +235,7 @@ impl HeightmapWorld {
         };
         let carve = Carve::build(&carve_params, &surface, &natural, &drainage);
         clock.lap("carve");
+        stage("carve", 0.75)?;
         let water_params = WaterParams {
             river_fill: params.river_fill,
             sea_level_m: params.sea_level_m,
@@ -182,6 +243,7 @@ impl HeightmapWorld {
         };
         let water = WaterLevels::build_on(&water_params, &surface, &drainage, &carve);
         clock.lap("water table");
+        stage("water table", 0.85)?;
         let view = WaterView {
             surface,
             drainage: &drainage,
@@ -208,7 +270,8 @@ impl HeightmapWorld {
             level.push(l);
             cover.push(c);
         }
-        HeightmapWorld {
+        progress("cells", 1.0);
+        Some(HeightmapWorld {
             grid,
             params: *params,
             natural,
@@ -220,7 +283,7 @@ impl HeightmapWorld {
             level,
             cover,
             timings_ms: clock.laps,
-        }
+        })
     }
 
     /// The grid with its natural ground, as the carve and the water read it.

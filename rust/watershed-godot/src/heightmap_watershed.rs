@@ -1,0 +1,484 @@
+//! `HeightmapWatershed`: the river pipeline on a heightmap `Image`, off the main thread,
+//! with the maps heightmap add-ons and water shaders read handed back as `Image`s.
+
+use crate::convert::{emit_deferred, emit_progress, mesh_arrays};
+use crate::worker::{Report, Worker};
+use godot::classes::image::Format;
+use godot::classes::{ArrayMesh, Image};
+use godot::prelude::*;
+use std::sync::Arc;
+use watershed::{
+    check_grid_memory, check_heightmap, grid_mesh, hterrain_side, splat_color, Grid, GridMaps,
+    HeightmapParams, HeightmapStats, HeightmapWorld, WATER_COLORS,
+};
+
+/// What a finished build keeps: the maps and the figures.
+struct Built {
+    maps: GridMaps,
+    stats: HeightmapStats,
+    settled_cells: usize,
+    timings_ms: Vec<(&'static str, f64)>,
+}
+
+/// Runs Watershed's river pipeline on a heightmap — sediment in shallow hollows, drainage
+/// with the map edge (and the sea) as outlets, rivers, carved channels, the water table —
+/// and gives back the carved heights, water level, masks, flow, foam, splat and Terrain3D
+/// control maps as `Image`s, plus the figures. Usable from editor scripts to feed Terrain3D
+/// or HTerrain, or at run time with `terrain_mesh()` and `water_mesh()`.
+///
+/// `start(image)` returns at once and works on a worker thread; call `poll()` each frame
+/// (it emits `progress` and `finished`) or `build(image)` to wait.
+#[derive(GodotClass)]
+#[class(tool, init, base = RefCounted)]
+pub struct HeightmapWatershed {
+    /// Edge length of a cell, metres.
+    #[export(range = (0.01, 1000.0, 0.01, exp, suffix = "m"))]
+    #[init(val = 1.0)]
+    cell_m: f64,
+    /// Whether cells under `sea_level_m` are sea.
+    #[export]
+    has_sea: bool,
+    /// Cells strictly under this height are sea (with `has_sea`), metres.
+    #[export(range = (-10000.0, 10000.0, 0.01, suffix = "m"))]
+    sea_level_m: f64,
+    /// Whether the map edge is an outlet (water leaves the map there).
+    #[export]
+    #[init(val = true)]
+    edge_outlets: bool,
+    /// A hollow filled deeper than this is a lake; shallower ones fill with sediment, metres.
+    #[export(range = (0.0, 100.0, 0.01, suffix = "m"))]
+    #[init(val = 0.5)]
+    lake_min_depth_m: f64,
+    /// Catchment from which a cell carries a river, m².
+    #[export(range = (1.0, 100000000.0, 1.0, exp, suffix = "m²"))]
+    #[init(val = 27_500.0)]
+    river_catchment_m2: f64,
+    /// Depth of the largest river's channel, metres.
+    #[export(range = (0.0, 200.0, 0.1, suffix = "m"))]
+    #[init(val = 12.0)]
+    channel_depth_m: f64,
+    /// Half a channel's width, centre line to bank, metres.
+    #[export(range = (0.5, 500.0, 0.1, suffix = "m"))]
+    #[init(val = 3.0)]
+    channel_half_width_m: f64,
+    /// A river's surface stands this fraction of its carve depth above its bed.
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[init(val = 0.6)]
+    river_fill: f64,
+    /// Side of the maps handed back: 0 keeps the heightmap's own size; any other side
+    /// resamples a square map (513, 1025, 2049 or 4097 for HTerrain; see `hterrain_side`).
+    #[export(range = (0.0, 8193.0, 1.0))]
+    output_side: i64,
+    /// Share of the running build done, 0..=1 (1 once finished).
+    progress_done: f64,
+    built: Option<Arc<Built>>,
+    worker: Worker<Arc<Built>>,
+    base: Base<RefCounted>,
+}
+
+#[godot_api]
+impl HeightmapWatershed {
+    /// Emitted from `poll()` as each stage finishes (`settle`, `drainage`, `carve`,
+    /// `water table`, `cells`, `maps`) with the share of the work done.
+    #[signal]
+    fn progress(stage: GString, fraction: f64);
+
+    /// Emitted from `poll()` when the build is in; `stats` as from `get_stats()`.
+    #[signal]
+    fn finished(stats: VarDictionary);
+
+    /// Starts the pipeline on `heights` (`FORMAT_RF` or `FORMAT_RH` — or any float format —
+    /// metres in the red channel, at least 3 × 3) on a worker thread, cancelling a running build. Returns
+    /// false (with an error) for an image of another format, a NaN or infinite height, a
+    /// map too large for the memory available, or an `output_side` that needs a square map.
+    #[func]
+    fn start(&mut self, heights: Option<Gd<Image>>) -> bool {
+        let Some((grid, values)) = self.read_heights(heights) else { return false };
+        let (rows, cols) = (grid.height, grid.width);
+        if let Err(e) = check_grid_memory(rows, cols, watershed::available_memory_bytes()) {
+            godot_error!("HeightmapWatershed.start: {e}");
+            return false;
+        }
+        let side = usize::try_from(self.output_side).unwrap_or(0);
+        if side != 0 && (rows != cols || side < 2) {
+            godot_error!(
+                "HeightmapWatershed.start: output_side {side} resamples square maps of at least 2 cells; this one is {cols} x {rows}"
+            );
+            return false;
+        }
+        let params = self.params();
+        self.progress_done = 0.0;
+        self.worker.start(move |progress, cancel| {
+            let world = HeightmapWorld::build_cancellable(grid, values, &params, progress, cancel)?;
+            let maps = GridMaps::of(&world);
+            let maps = if side == 0 || side == rows { maps } else { maps.resized(side)? };
+            progress("maps", 1.0);
+            Some(Arc::new(Built {
+                stats: world.stats(),
+                settled_cells: world.settled_cells,
+                timings_ms: world.timings_ms,
+                maps,
+            }))
+        });
+        true
+    }
+
+    /// `start(heights)`, then waits for the build: true once it is in (`finished` is
+    /// emitted by the next `poll()`).
+    #[func]
+    fn build(&mut self, heights: Option<Gd<Image>>) -> bool {
+        if !self.start(heights) {
+            return false;
+        }
+        while let Some(report) = self.worker.wait() {
+            if let Report::Done(built) = report {
+                self.finish(built);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Takes in what the worker reported since the last call, emitting `progress` and
+    /// `finished`; true once a build is in and none is running.
+    #[func]
+    fn poll(&mut self) -> bool {
+        for report in self.worker.reports() {
+            match report {
+                Report::Progress(stage, fraction) => {
+                    self.progress_done = fraction;
+                    emit_progress(self.to_gd().upcast(), stage, fraction);
+                }
+                Report::Done(built) => self.finish(built),
+            }
+        }
+        self.built.is_some() && !self.worker.is_running()
+    }
+
+    /// Stops the running build at its next stage.
+    #[func]
+    fn cancel(&mut self) {
+        self.worker.cancel();
+    }
+
+    /// Whether a build is running.
+    #[func]
+    fn is_running(&self) -> bool {
+        self.worker.is_running()
+    }
+
+    /// Whether a build has finished (its maps are available).
+    #[func]
+    fn is_built(&self) -> bool {
+        self.built.is_some()
+    }
+
+    /// Share of the running build done, 0..=1, as of the last `poll()`.
+    #[func]
+    fn get_progress(&self) -> f64 {
+        self.progress_done
+    }
+
+    /// Carved ground, metres (`FORMAT_RF`); null before a build.
+    #[func]
+    fn get_heights(&self) -> Option<Gd<Image>> {
+        self.float_image(|m| m.heights.iter().map(|&v| v as f32).collect())
+    }
+
+    /// Water surface, metres (`FORMAT_RF`), never NaN: the level on wet cells, the lowest
+    /// neighbouring level on dry cells beside water, the ground elsewhere.
+    #[func]
+    fn get_water_level(&self) -> Option<Gd<Image>> {
+        self.float_image(|m| m.water_level.iter().map(|&v| v as f32).collect())
+    }
+
+    /// Water mask (`FORMAT_RGBA8`): river, lake, sea, any water in R, G, B, A.
+    #[func]
+    fn get_water_mask(&self) -> Option<Gd<Image>> {
+        self.image(Format::RGBA8, |m| m.water_mask.concat())
+    }
+
+    /// Flow (`FORMAT_RGBF`): R, G the unit direction (x along a row, y down the rows), B the
+    /// speed in m/s; zero where the water stands still or the ground is dry.
+    #[func]
+    fn get_flow(&self) -> Option<Gd<Image>> {
+        self.image(Format::RGBF, |m| {
+            m.flow.iter().flat_map(|f| f.map(|v| v as f32)).flat_map(f32::to_le_bytes).collect()
+        })
+    }
+
+    /// Foam (`FORMAT_L8`): 0 none to 255 white water.
+    #[func]
+    fn get_foam(&self) -> Option<Gd<Image>> {
+        self.image(Format::L8, |m| m.foam.clone())
+    }
+
+    /// Ground layers (`FORMAT_RGBA8`): weights of bed, bank, grass and rock, summing to 255
+    /// — HTerrain's classic4 splat map.
+    #[func]
+    fn get_splat(&self) -> Option<Gd<Image>> {
+        self.image(Format::RGBA8, |m| m.splat.concat())
+    }
+
+    /// Terrain3D's control map (`FORMAT_RF` holding its 32-bit words): texture ids 0 bed,
+    /// 1 bank, 2 grass, 3 rock.
+    #[func]
+    fn get_control(&self) -> Option<Gd<Image>> {
+        self.float_image(|m| m.control.iter().map(|&w| f32::from_bits(w)).collect())
+    }
+
+    /// Edge length of a cell of the maps handed back, metres (changes with `output_side`).
+    #[func]
+    fn get_map_cell_m(&self) -> f64 {
+        self.built.as_ref().map_or(self.cell_m, |b| b.maps.cell_m)
+    }
+
+    /// The figures of the last build: shoreline mismatches and water steps (with the worst,
+    /// metres), uphill water, rivers under the sea, lakes, largest catchment (m²), cells
+    /// under river, lake and sea, reaches, cells raised by sediment, and `timings_ms` by
+    /// stage. Empty before a build.
+    #[func]
+    fn get_stats(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let Some(built) = self.built.as_ref() else { return d };
+        let s = &built.stats;
+        for (key, value) in [
+            ("shoreline_mismatches", s.shoreline_mismatches),
+            ("water_steps", s.water_steps),
+            ("uphill_water", s.uphill_water),
+            ("rivers_under_sea", s.rivers_under_sea),
+            ("lakes", s.lakes),
+            ("river_cells", s.river_cells),
+            ("lake_cells", s.lake_cells),
+            ("sea_cells", s.sea_cells),
+            ("reaches", s.reaches),
+            ("settled_cells", built.settled_cells),
+        ] {
+            d.set(key, &(value as i64).to_variant());
+        }
+        d.set("worst_shoreline_m", &s.worst_shoreline_m.to_variant());
+        d.set("worst_step_m", &s.worst_step_m.to_variant());
+        d.set("largest_catchment_m2", &s.largest_catchment_m2.to_variant());
+        let mut timings = VarDictionary::new();
+        for (stage, ms) in &built.timings_ms {
+            timings.set(*stage, &ms.to_variant());
+        }
+        d.set("timings_ms", &timings.to_variant());
+        d
+    }
+
+    /// The carved ground as a mesh, every `step`-th cell a vertex (x along a row, y up,
+    /// z down the rows, metres), coloured by the splat map; null before a build.
+    #[func]
+    fn terrain_mesh(&self, step: i64) -> Option<Gd<ArrayMesh>> {
+        let m = &self.built.as_ref()?.maps;
+        let colors: Vec<[f32; 3]> = m.splat.iter().map(|&w| splat_color(w)).collect();
+        let mesh = grid_mesh(m.rows, m.cols, m.cell_m, &m.heights, &colors, to_step(step), &|_| true);
+        Some(array_mesh(&mesh))
+    }
+
+    /// The water surface as a mesh over every quad touching a wet cell, laid like
+    /// `terrain_mesh`; null before a build.
+    #[func]
+    fn water_mesh(&self, step: i64) -> Option<Gd<ArrayMesh>> {
+        let m = &self.built.as_ref()?.maps;
+        Some(water_mesh_of(m.rows, m.cols, m.cell_m, &m.water_level, &m.water_mask, to_step(step)))
+    }
+
+    /// A ground mesh from exported maps: `heights` (`FORMAT_RF`/`RH`, metres) and,
+    /// optionally, a `splat` map of the same size (`FORMAT_RGBA8`) for its colours; laid
+    /// like `terrain_mesh`. Null (with an error) for images of the wrong format or size.
+    #[func]
+    fn terrain_mesh_from(
+        heights: Option<Gd<Image>>,
+        splat: Option<Gd<Image>>,
+        cell_m: f64,
+        step: i64,
+    ) -> Option<Gd<ArrayMesh>> {
+        let (rows, cols, h) = float_pixels(heights, "HeightmapWatershed.terrain_mesh_from")?;
+        let colors: Vec<[f32; 3]> = match splat {
+            Some(splat) => rgba_pixels(splat, rows, cols, "HeightmapWatershed.terrain_mesh_from")?
+                .into_iter()
+                .map(splat_color)
+                .collect(),
+            None => Vec::new(),
+        };
+        let cell_m = positive_cell(cell_m, "HeightmapWatershed.terrain_mesh_from")?;
+        Some(array_mesh(&grid_mesh(rows, cols, cell_m, &h, &colors, to_step(step), &|_| true)))
+    }
+
+    /// A water mesh from exported maps: `level` (`FORMAT_RF`/`RH`, metres) and `mask`
+    /// (`FORMAT_RGBA8`, alpha set on water) of the same size; laid like `water_mesh`.
+    #[func]
+    fn water_mesh_from(
+        level: Option<Gd<Image>>,
+        mask: Option<Gd<Image>>,
+        cell_m: f64,
+        step: i64,
+    ) -> Option<Gd<ArrayMesh>> {
+        let who = "HeightmapWatershed.water_mesh_from";
+        let (rows, cols, l) = float_pixels(level, who)?;
+        let Some(mask) = mask else {
+            godot_error!("{who}: no mask image");
+            return None;
+        };
+        let mask = rgba_pixels(mask, rows, cols, who)?;
+        let cell_m = positive_cell(cell_m, who)?;
+        Some(water_mesh_of(rows, cols, cell_m, &l, &mask, to_step(step)))
+    }
+
+    /// The HTerrain side (513, 1025, 2049 or 4097) closest to the longer side of a
+    /// `rows` × `cols` map.
+    #[func]
+    fn hterrain_side(rows: i64, cols: i64) -> i64 {
+        let side = |n: i64| usize::try_from(n).unwrap_or(0);
+        hterrain_side(side(rows), side(cols)) as i64
+    }
+}
+
+impl HeightmapWatershed {
+    /// The pipeline's parameters from the properties.
+    fn params(&self) -> HeightmapParams {
+        HeightmapParams {
+            cell_m: self.cell_m,
+            sea_level_m: self.has_sea.then_some(self.sea_level_m),
+            edge_outlets: self.edge_outlets,
+            lake_min_depth_m: self.lake_min_depth_m,
+            river_catchment_m2: self.river_catchment_m2,
+            channel_depth_m: self.channel_depth_m,
+            channel_half_width_m: self.channel_half_width_m,
+            river_fill: self.river_fill,
+            ..HeightmapParams::default()
+        }
+    }
+
+    /// The grid and heights of `image`, checked; `None` with an error naming what is wrong.
+    fn read_heights(&self, image: Option<Gd<Image>>) -> Option<(Grid, Vec<f64>)> {
+        let who = "HeightmapWatershed.start";
+        let cell_m = positive_cell(self.cell_m, who)?;
+        let (rows, cols, heights) = float_pixels(image, who)?;
+        if let Err(e) = check_heightmap(rows, cols, &heights) {
+            godot_error!("{who}: {e}");
+            return None;
+        }
+        Some((Grid { width: cols, height: rows, cell_m }, heights))
+    }
+
+    /// Keeps a finished build and announces it.
+    fn finish(&mut self, built: Arc<Built>) {
+        self.built = Some(built);
+        self.progress_done = 1.0;
+        let stats = self.get_stats();
+        emit_deferred(self.to_gd().upcast(), "finished", &[stats.to_variant()]);
+    }
+
+    /// An image of the built maps' size in `format` from the bytes `pixels` makes.
+    fn image(&self, format: Format, pixels: impl Fn(&GridMaps) -> Vec<u8>) -> Option<Gd<Image>> {
+        let m = &self.built.as_ref()?.maps;
+        let data = PackedByteArray::from(pixels(m));
+        Image::create_from_data(m.cols as i32, m.rows as i32, false, format, &data)
+    }
+
+    /// A `FORMAT_RF` image of the built maps' size from the floats `values` makes.
+    fn float_image(&self, values: impl Fn(&GridMaps) -> Vec<f32>) -> Option<Gd<Image>> {
+        self.image(Format::RF, |m| values(m).into_iter().flat_map(f32::to_le_bytes).collect())
+    }
+}
+
+/// Image formats of float samples, whose red channel can be heights.
+const FLOAT_FORMATS: [Format; 8] = [
+    Format::RF,
+    Format::RGF,
+    Format::RGBF,
+    Format::RGBAF,
+    Format::RH,
+    Format::RGH,
+    Format::RGBH,
+    Format::RGBAH,
+];
+
+/// The red channel of a float image (`FORMAT_RF`, `FORMAT_RH` or their two-, three- and
+/// four-channel kin, as an EXR loads): (rows, cols, values); `None` with an error for no
+/// image or an integer format.
+fn float_pixels(image: Option<Gd<Image>>, who: &str) -> Option<(usize, usize, Vec<f64>)> {
+    let Some(image) = image else {
+        godot_error!("{who}: no image");
+        return None;
+    };
+    let format = image.get_format();
+    let image = if format == Format::RF {
+        image
+    } else if FLOAT_FORMATS.contains(&format) {
+        let mut copy = image.duplicate_resource();
+        copy.convert(Format::RF);
+        copy
+    } else {
+        godot_error!("{who}: heights must be a float image (FORMAT_RF or FORMAT_RH), not {format:?}");
+        return None;
+    };
+    let (cols, rows) = (image.get_width().max(0) as usize, image.get_height().max(0) as usize);
+    let bytes = image.get_data();
+    let values =
+        bytes.as_slice().chunks_exact(4).map(|b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+    Some((rows, cols, values.collect()))
+}
+
+/// The pixels of a `FORMAT_RGBA8` image of `rows` × `cols`; `None` with an error otherwise.
+fn rgba_pixels(image: Gd<Image>, rows: usize, cols: usize, who: &str) -> Option<Vec<[u8; 4]>> {
+    let size = (image.get_height().max(0) as usize, image.get_width().max(0) as usize);
+    if image.get_format() != Format::RGBA8 || size != (rows, cols) {
+        godot_error!(
+            "{who}: expected a {cols} x {rows} FORMAT_RGBA8 image, got {} x {} {:?}",
+            size.1,
+            size.0,
+            image.get_format()
+        );
+        return None;
+    }
+    Some(image.get_data().as_slice().chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect())
+}
+
+/// `cell_m` when it is a positive finite number; `None` with an error otherwise.
+fn positive_cell(cell_m: f64, who: &str) -> Option<f64> {
+    if cell_m.is_finite() && cell_m > 0.0 {
+        Some(cell_m)
+    } else {
+        godot_error!("{who}: cell size {cell_m} m is not a positive number");
+        None
+    }
+}
+
+/// A mesh step of at least one cell.
+fn to_step(step: i64) -> usize {
+    usize::try_from(step).unwrap_or(1).max(1)
+}
+
+/// The water mesh over every quad touching a cell whose mask alpha is set, coloured by
+/// what the water is.
+fn water_mesh_of(
+    rows: usize,
+    cols: usize,
+    cell_m: f64,
+    level: &[f64],
+    mask: &[[u8; 4]],
+    step: usize,
+) -> Gd<ArrayMesh> {
+    let colors: Vec<[f32; 3]> = mask
+        .iter()
+        .map(|m| match (m[0], m[1]) {
+            (r, _) if r > 127 => WATER_COLORS[0],
+            (_, l) if l > 127 => WATER_COLORS[1],
+            _ => WATER_COLORS[2],
+        })
+        .collect();
+    array_mesh(&grid_mesh(rows, cols, cell_m, level, &colors, step, &|i| mask[i][3] > 127))
+}
+
+/// An `ArrayMesh` with the core mesh as its one surface (empty when it has no triangles).
+fn array_mesh(mesh: &watershed::MeshArrays) -> Gd<ArrayMesh> {
+    let mut out = ArrayMesh::new_gd();
+    if !mesh.indices.is_empty() {
+        out.add_surface_from_arrays(godot::classes::mesh::PrimitiveType::TRIANGLES, &mesh_arrays(mesh));
+    }
+    out
+}
