@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use watershed::{
     drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, DVec3, DrainageParams, Droplets,
-    Grid, GridOptions, PlanetHeight, SeaState, StreamPower, WaterSediment, WorkedGround, World,
-    WorldSettings,
+    Grid, GridMaps, GridOptions, HeightmapParams, HeightmapWorld, PlanetHeight, SeaState, StreamPower,
+    WaterSediment, WorkedGround, World, WorldSettings,
 };
 
 /// A stage that can be measured.
@@ -25,6 +25,10 @@ pub enum Stage {
     /// Every figure of the speed table in one run: height, drainage on the world and on a
     /// million nodes, the grid, the carve and the water (not erosion).
     All,
+    /// The whole heightmap pipeline (no erosion) on a `--grid` square of one-metre cells cut
+    /// from the world's worked ground at the reference region: every stage, the maps for
+    /// heightmap add-ons, and the peak memory per cell.
+    GridWorld,
     /// Erosion: what the world's own erosion adds to its build, a 1024² grid step (one thread),
     /// droplets on a `--grid` square (a droplet per four cells), water + sediment on 1024².
     Erosion,
@@ -93,6 +97,11 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), Stri
             grid(world, edge, runs.min(3));
             carve(world, runs);
             water(world, runs);
+        }
+        Stage::GridWorld => {
+            let edge = sizes.grid.max(watershed::MIN_HEIGHTMAP_SIDE);
+            watershed::check_grid_memory(edge, edge, sizes.available_bytes).map_err(|e| e.to_string())?;
+            grid_world(world, edge, runs);
         }
         Stage::Erosion => {
             fits(world)?;
@@ -250,10 +259,16 @@ const GROUND_WORK: [&str; 3] = ["erosion", "sediment", "ground"];
 
 /// Peak resident memory of this process so far, bytes (Linux; 0 elsewhere).
 fn peak_rss_bytes() -> u64 {
+    status_bytes("VmHWM:")
+}
+
+/// A memory figure of this process's `/proc/self/status` (`field` with its colon), bytes;
+/// 0 where there is none.
+fn status_bytes(field: &str) -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
 }
@@ -456,4 +471,62 @@ fn water(world: &WorldSettings, runs: usize) {
         );
     }
     println!("water  level_at anywhere: {:.0} queries/s", rate(&anywhere));
+}
+
+/// Where `bench grid-world` cuts its square: the region of the home world the heightmap
+/// figures are quoted for (land running down to the sea), degrees north and east.
+const GRID_WORLD_REGION: (f64, f64) = (-27.08, 95.32);
+
+/// Times the heightmap pipeline on an `edge`² square of one-metre cells, `runs` times:
+/// median milliseconds per stage and in all, and the peak memory it added per cell.
+fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
+    let (grid, heights) = crate::grid_world::region(world, GRID_WORLD_REGION, (edge - 1) as f64, edge);
+    let params =
+        HeightmapParams { sea_level_m: world.sea.then_some(world.sea_level_m), ..HeightmapParams::default() };
+    let before = rss_bytes();
+    let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
+    let mut totals = Vec::new();
+    let mut stats = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let built = HeightmapWorld::build(grid, heights.clone(), &params);
+        let pipeline_ms = t.elapsed().as_secs_f64() * 1e3;
+        let maps_ms = timed(|| {
+            black_box(GridMaps::of(&built));
+        });
+        totals.push(pipeline_ms);
+        for (stage, ms) in built.timings_ms.iter().copied().chain([("maps", maps_ms)]) {
+            match stages.iter_mut().find(|(s, _)| *s == stage) {
+                Some((_, v)) => v.push(ms),
+                None => stages.push((stage, vec![ms])),
+            }
+        }
+        stats = Some(built.stats());
+    }
+    let cells = (edge * edge) as f64;
+    println!(
+        "grid-world  {edge}x{edge} cells of 1 m from world {} at {:.2},{:.2}, no erosion  {runs} runs (median)",
+        world.name, GRID_WORLD_REGION.0, GRID_WORLD_REGION.1
+    );
+    for (stage, times) in stages {
+        println!("grid-world  {stage}: {:.0} ms", median(times));
+    }
+    println!("grid-world  pipeline (settle .. cells, maps not included): {:.0} ms", median(totals));
+    let peak = peak_rss_bytes().saturating_sub(before);
+    println!(
+        "grid-world  peak memory added: {:.0} MiB, {:.0} bytes a cell",
+        peak as f64 / 1048576.0,
+        peak as f64 / cells
+    );
+    if let Some(s) = stats {
+        println!(
+            "grid-world  {} reaches, {} lakes; shoreline mismatches {} (worst {:.2} m), water steps {} (worst {:.2} m), uphill water {}",
+            s.reaches, s.lakes, s.shoreline_mismatches, s.worst_shoreline_m, s.water_steps, s.worst_step_m, s.uphill_water
+        );
+    }
+}
+
+/// Resident memory of this process now, bytes (Linux; 0 elsewhere).
+fn rss_bytes() -> u64 {
+    status_bytes("VmRSS:")
 }

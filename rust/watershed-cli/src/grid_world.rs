@@ -160,19 +160,22 @@ fn load(
         Source::Region { world, lat_lon, size_m, cells } => {
             watershed::check_grid_memory(*cells, *cells, available_bytes)
                 .map_err(|e| format!("{}: a {cells} x {cells} region: {e}", world.name))?;
-            let crest = SeaState::for_world(world).storm_crest_m();
-            let never = AtomicBool::new(false);
-            let ground = WorkedGround::build_cancellable(
-                world,
-                &DrainageParams::for_world(world, crest),
-                &|_, _| {},
-                &never,
-            )
-            .ok_or_else(|| "the world's ground was cancelled".to_owned())?;
-            let (grid, heights) = sample_region(&ground.planet, lat_lon.0, lat_lon.1, *size_m, *cells);
+            let (grid, heights) = region(world, *lat_lon, *size_m, *cells);
             let name = format!("{} at {:.4},{:.4} ({size_m} m)", world.name, lat_lon.0, lat_lon.1);
             Ok((name, grid, heights, world.sea.then_some(world.sea_level_m)))
         }
+    }
+}
+
+/// A square of `size_m` metres of `world`'s worked ground (eroded and settled, as the
+/// planet's solve reads it) centred on `lat_lon` (degrees), on `cells` × `cells` cells.
+pub fn region(world: &WorldSettings, lat_lon: (f64, f64), size_m: f64, cells: usize) -> (Grid, Vec<f64>) {
+    let crest = SeaState::for_world(world).storm_crest_m();
+    let never = AtomicBool::new(false);
+    let params = DrainageParams::for_world(world, crest);
+    match WorkedGround::build_cancellable(world, &params, &|_, _| {}, &never) {
+        Some(ground) => sample_region(&ground.planet, lat_lon.0, lat_lon.1, size_m, cells),
+        None => unreachable!("a build nobody can cancel finishes"),
     }
 }
 
