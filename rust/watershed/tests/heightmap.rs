@@ -107,3 +107,44 @@ fn the_same_bytes_with_one_thread_or_two() {
     assert_eq!(one.cover, two.cover);
     assert_eq!(one.stats(), two.stats());
 }
+
+/// Rough ground falling a metre a row with hash noise on it, `n` cells square.
+fn rough(n: usize, seed: u64) -> (Grid, Vec<f64>) {
+    let grid = Grid { width: n, height: n, cell_m: 1.0 };
+    let mut rng = watershed::SplitMix64::new(seed, 0);
+    let heights = (0..n * n)
+        .map(|i| {
+            let (row, col) = ((i / n) as f64, (i % n) as f64);
+            (n as f64 - row) * 1.0 + (col - n as f64 / 2.0).abs() * 0.6 + rng.next_f64() * 1.5
+        })
+        .collect();
+    (grid, heights)
+}
+
+#[test]
+fn river_water_never_stands_below_what_it_flows_into() {
+    let mut rivers = 0;
+    for seed in 0..24 {
+        let (grid, heights) = rough(64, seed);
+        let p = HeightmapParams { channel_depth_m: 4.0, river_catchment_m2: 120.0, ..params() };
+        let world = HeightmapWorld::build(grid, heights, &p);
+        for i in 0..grid.len() {
+            if world.cover[i] != Cover::River {
+                continue;
+            }
+            rivers += 1;
+            if let Some(r) = world.drainage.receivers[i].receiver().map(|r| r.index()) {
+                if world.cover[r] != Cover::Dry {
+                    assert!(
+                        world.level[r] <= world.level[i],
+                        "seed {seed}: cell {i} at {} drains into {r} at {}",
+                        world.level[i],
+                        world.level[r]
+                    );
+                }
+            }
+        }
+        assert_eq!(world.stats().uphill_water, 0, "seed {seed}");
+    }
+    assert!(rivers > 1000, "{rivers} river cells in all");
+}

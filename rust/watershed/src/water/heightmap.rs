@@ -11,7 +11,7 @@ use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
 use crate::erosion::sediment::settle;
 use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
-use crate::ground::topology::Topology;
+use crate::ground::topology::{NodeId, Topology};
 use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
 use crate::water::view::WaterView;
 use glam::DVec3;
@@ -251,7 +251,7 @@ impl HeightmapWorld {
             water: &water,
             sea_level_m: params.sea_level_m,
         };
-        let cells: Vec<(f64, f64, Cover)> = (0..grid.len())
+        let mut cells: Vec<(f64, f64, Cover)> = (0..grid.len())
             .into_par_iter()
             .map(|i| {
                 let (ground, water) = view.ground_and_water_near(surface.position(i), i);
@@ -261,6 +261,19 @@ impl HeightmapWorld {
                 }
             })
             .collect();
+        // The bell blends the levels of every reach in reach, so where a steep channel's
+        // cells zigzag a cell can read a few centimetres under the one it drains into; water
+        // never stands below what it flows into. Outlets first, each cell after its receiver.
+        for &i in drainage.order.iter().rev() {
+            if cells[i].2 != Cover::River {
+                continue;
+            }
+            if let Some(r) = drainage.receivers[i].receiver().map(NodeId::index) {
+                if cells[r].2 != Cover::Dry && cells[r].1 > cells[i].1 {
+                    cells[i].1 = cells[r].1;
+                }
+            }
+        }
         clock.lap("cells");
         let mut ground = Vec::with_capacity(cells.len());
         let mut level = Vec::with_capacity(cells.len());
