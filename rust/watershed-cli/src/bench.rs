@@ -523,6 +523,15 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
             "grid-world  {} reaches, {} lakes; shoreline mismatches {} (worst {:.2} m), water steps {} (worst {:.2} m), uphill water {}",
             s.reaches, s.lakes, s.shoreline_mismatches, s.worst_shoreline_m, s.water_steps, s.worst_step_m, s.uphill_water
         );
+        let f = s.fit;
+        println!(
+            "grid-world  fit to the ground: {} river cells lifted, {} cells lowered, {} dried (worst lowering {:.2} m) of {} wet",
+            f.lifted_cells,
+            f.lowered_cells,
+            f.dried_cells,
+            f.worst_lowering_m,
+            s.river_cells + s.lake_cells + s.sea_cells
+        );
     }
 }
 

@@ -108,6 +108,12 @@ pub fn run(
             "lake_cells": stats.lake_cells,
             "sea_cells": stats.sea_cells,
             "reaches": stats.reaches,
+            "fit": {
+                "lifted_cells": stats.fit.lifted_cells,
+                "lowered_cells": stats.fit.lowered_cells,
+                "dried_cells": stats.fit.dried_cells,
+                "worst_lowering_m": stats.fit.worst_lowering_m,
+            },
             "main_river_cells": world.main_river().len(),
             "hterrain_side": hterrain_side,
             "timings_ms": timings,

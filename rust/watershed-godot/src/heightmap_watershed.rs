@@ -235,8 +235,9 @@ impl HeightmapWatershed {
 
     /// The figures of the last build: shoreline mismatches and water steps (with the worst,
     /// metres), uphill water, rivers under the sea, lakes, largest catchment (m²), cells
-    /// under river, lake and sea, reaches, cells raised by sediment, and `timings_ms` by
-    /// stage. Empty before a build.
+    /// under river, lake and sea, reaches, cells raised by sediment, what fitting the water
+    /// to its ground changed (`lifted_cells`, `lowered_cells`, `dried_cells`,
+    /// `worst_lowering_m`), and `timings_ms` by stage. Empty before a build.
     #[func]
     fn get_stats(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
@@ -253,12 +254,16 @@ impl HeightmapWatershed {
             ("sea_cells", s.sea_cells),
             ("reaches", s.reaches),
             ("settled_cells", built.settled_cells),
+            ("lifted_cells", s.fit.lifted_cells),
+            ("lowered_cells", s.fit.lowered_cells),
+            ("dried_cells", s.fit.dried_cells),
         ] {
             d.set(key, &(value as i64).to_variant());
         }
         d.set("worst_shoreline_m", &s.worst_shoreline_m.to_variant());
         d.set("worst_step_m", &s.worst_step_m.to_variant());
         d.set("largest_catchment_m2", &s.largest_catchment_m2.to_variant());
+        d.set("worst_lowering_m", &s.fit.worst_lowering_m.to_variant());
         let mut timings = VarDictionary::new();
         for (stage, ms) in &built.timings_ms {
             timings.set(*stage, &ms.to_variant());

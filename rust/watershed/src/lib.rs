@@ -121,6 +121,7 @@ pub use settings::{
     closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
     KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
 };
+pub use water::fit::{fit_to_ground, FitReport};
 pub use water::heightmap::{
     check_finite, check_heightmap, Cover, HeightmapParams, HeightmapStats, HeightmapWorld,
     MIN_HEIGHTMAP_SIDE, SHORE_MISMATCH_M, WATER_STEP_M,

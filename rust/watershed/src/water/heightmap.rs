@@ -11,7 +11,8 @@ use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
 use crate::erosion::sediment::settle;
 use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
-use crate::ground::topology::{NodeId, Topology};
+use crate::ground::topology::Topology;
+use crate::water::fit::{fit_to_ground, FitReport};
 use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
 use crate::water::view::WaterView;
 use glam::DVec3;
@@ -137,6 +138,8 @@ pub struct HeightmapWorld {
     pub level: Vec<f64>,
     /// What covers every cell.
     pub cover: Vec<Cover>,
+    /// What fitting the water to its ground changed.
+    pub fit: FitReport,
     /// Wall-clock milliseconds per stage (not part of any result).
     pub timings_ms: Vec<(&'static str, f64)>,
 }
@@ -170,6 +173,8 @@ pub struct HeightmapStats {
     pub sea_cells: usize,
     /// River reaches (one per river cell that drains on).
     pub reaches: usize,
+    /// What fitting the water to its ground changed (see [`fit_to_ground`]).
+    pub fit: FitReport,
 }
 
 impl HeightmapWorld {
@@ -251,7 +256,7 @@ impl HeightmapWorld {
             water: &water,
             sea_level_m: params.sea_level_m,
         };
-        let mut cells: Vec<(f64, f64, Cover)> = (0..grid.len())
+        let cells: Vec<(f64, f64, Cover)> = (0..grid.len())
             .into_par_iter()
             .map(|i| {
                 let (ground, water) = view.ground_and_water_near(surface.position(i), i);
@@ -261,19 +266,6 @@ impl HeightmapWorld {
                 }
             })
             .collect();
-        // The bell blends the levels of every reach in reach, so where a steep channel's
-        // cells zigzag a cell can read a few centimetres under the one it drains into; water
-        // never stands below what it flows into. Outlets first, each cell after its receiver.
-        for &i in drainage.order.iter().rev() {
-            if cells[i].2 != Cover::River {
-                continue;
-            }
-            if let Some(r) = drainage.receivers[i].receiver().map(NodeId::index) {
-                if cells[r].2 != Cover::Dry && cells[r].1 > cells[i].1 {
-                    cells[i].1 = cells[r].1;
-                }
-            }
-        }
         clock.lap("cells");
         let mut ground = Vec::with_capacity(cells.len());
         let mut level = Vec::with_capacity(cells.len());
@@ -283,6 +275,8 @@ impl HeightmapWorld {
             level.push(l);
             cover.push(c);
         }
+        let fit = fit_to_ground(&grid, &drainage, &ground, &mut level, &mut cover);
+        clock.lap("fit");
         progress("cells", 1.0);
         Some(HeightmapWorld {
             grid,
@@ -295,6 +289,7 @@ impl HeightmapWorld {
             ground,
             level,
             cover,
+            fit,
             timings_ms: clock.laps,
         })
     }
@@ -417,6 +412,7 @@ impl HeightmapWorld {
             lake_cells: count(Cover::Lake),
             sea_cells: count(Cover::Sea),
             reaches: self.carve.reaches.len(),
+            fit: self.fit,
         }
     }
 }
