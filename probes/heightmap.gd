@@ -47,6 +47,8 @@ func _run() -> void:
 	var stats := hw.get_stats()
 	_lib.info("heightmap/stats", stats)
 	_lib.check("heightmap/uphill_water", stats["uphill_water"] == 0, stats["uphill_water"], 0)
+	var fits: Array = [stats["shoreline_mismatches"], stats["water_steps"]]
+	_lib.check("heightmap/water_fits", fits == [0, 0], fits, "0 shoreline mismatches, 0 steps")
 	var wet_kinds: bool = stats["river_cells"] > 0 and stats["sea_cells"] > 0
 	_lib.check("heightmap/river_and_sea", wet_kinds, stats, "river and sea cells")
 	_check_maps(hw)
@@ -230,9 +232,19 @@ func _check_example() -> void:
 	await process_frame
 
 
-## What `watershed grid-world` wrote into `folder` (its terrain3d/): the example scene draws
-## it whole, and the control map loads as FORMAT_RF words naming texture ids 0 to 3.
+## What `watershed grid-world` wrote into `folder` (its terrain3d/): its report says the water
+## fits the ground, the example scene draws it whole, and the control map loads as
+## FORMAT_RF words naming texture ids 0 to 3.
 func _check_export(folder: String) -> void:
+	var report: Variant = JSON.parse_string(
+		FileAccess.get_file_as_string(folder.path_join("../report.json"))
+	)
+	var fits: Array = (
+		[report["shoreline_mismatches"], report["water_steps"], report["uphill_water"]]
+		if report is Dictionary
+		else []
+	)
+	_lib.check("heightmap/export_water_fits", fits == [0.0, 0.0, 0.0], fits, [0, 0, 0])
 	var heights := Image.load_from_file(folder.path_join("heights.exr"))
 	var control := Image.load_from_file(folder.path_join("control.exr"))
 	var formats := [heights.get_format(), control.get_format()]
