@@ -153,7 +153,11 @@ fn water_fits_rough_ground() {
         assert_eq!((stats.shoreline_mismatches, stats.water_steps), (0, 0), "seed {seed}: {stats:?}");
         fitted += stats.fit.lowered_cells + stats.fit.dried_cells;
         for i in 0..grid.len() {
-            assert_eq!(world.cover[i] == Cover::Dry, world.level[i] == world.ground[i], "seed {seed} cell {i}");
+            assert_eq!(
+                world.cover[i] == Cover::Dry,
+                world.level[i] == world.ground[i],
+                "seed {seed} cell {i}"
+            );
             assert!(world.level[i] >= world.ground[i], "seed {seed} cell {i}");
         }
     }

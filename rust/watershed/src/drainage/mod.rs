@@ -258,18 +258,29 @@ fn flood_ramped<T: Topology>(
     ramp_m: f64,
     cancel: &AtomicBool,
 ) -> Option<Flood> {
-    flood_with(topo, heights, params, ramp_m, cancel, true)
+    flood_with(topo, heights, params, ramp_m, cancel, Shortcuts { slopes: true, falling: ramp_m == 0.0 })
 }
 
-/// The priority flood, taking cells on a slope at once when `slopes` (the same result:
-/// the queue alone when not).
+/// Which of the flood's shortcuts to take (each gives the queue's own result, bit for bit).
+#[derive(Debug, Clone, Copy)]
+struct Shortcuts {
+    /// Cells on a slope are taken at once instead of through the queue.
+    slopes: bool,
+    /// Nodes with a strictly falling path to an outlet start closed. Exact with the ulp ramp
+    /// (`ramp_m` 0) unless a whole falling path lies within a pit's few ulps of climb above
+    /// its spill level; with a ramp in metres a pit's ramp can climb over such nodes, so it
+    /// is not taken there.
+    falling: bool,
+}
+
+/// The priority flood, with the `shortcuts` chosen (the queue alone with neither).
 fn flood_with<T: Topology>(
     topo: &T,
     heights: &[f64],
     params: &DrainageParams,
     ramp_m: f64,
     cancel: &AtomicBool,
-    slopes: bool,
+    shortcuts: Shortcuts,
 ) -> Option<Flood> {
     let above = |level: f64| (level + ramp_m).max(level.next_up());
     let n = topo.len();
@@ -290,7 +301,15 @@ fn flood_with<T: Topology>(
     }
     let mut filled = heights.to_vec();
     let mut routing = heights.to_vec();
-    let mut closed: Vec<bool> = outlet.iter().map(Option::is_some).collect();
+    // A node with a strictly falling path to an outlet is reached by the flood from below,
+    // at its own height, before anything could fill it or (with the ulp ramp) ramp it: it
+    // keeps its height on both surfaces. Those nodes start closed, and the queue floods only
+    // the depressions, from their rims, with none of its work on slopes.
+    let mut closed = if shortcuts.falling {
+        falls_to_outlet(topo, heights, &outlet)
+    } else {
+        outlet.iter().map(Option::is_some).collect()
+    };
     // Ordered by level, then by node index: ties are broken the same way everywhere. Every
     // node queued stands higher than the one that queued it, so the queue is monotone.
     let mut heap = RadixHeap::new();
@@ -333,7 +352,7 @@ fn flood_with<T: Topology>(
             if heights[j] <= routing[c] {
                 routing[j] = above(routing[c]);
                 pit.push_back(j);
-            } else if slopes && on_slope(&closed, j) {
+            } else if shortcuts.slopes && on_slope(&closed, j) {
                 slope.push(j);
             } else {
                 heap.push(level_key(routing[j]), j as u32);
@@ -341,6 +360,23 @@ fn flood_with<T: Topology>(
         }
     }
     Some(Flood { outlet, filled, routing })
+}
+
+/// Whether each node is an outlet or has a path to one along which the ground strictly
+/// falls.
+fn falls_to_outlet<T: Topology>(topo: &T, heights: &[f64], outlet: &[Option<Outlet>]) -> Vec<bool> {
+    let mut reached: Vec<bool> = outlet.iter().map(Option::is_some).collect();
+    let mut stack: Vec<u32> = (0..topo.len()).filter(|&i| reached[i]).map(|i| i as u32).collect();
+    while let Some(c) = stack.pop() {
+        let c = c as usize;
+        for j in topo.neighbors(c) {
+            if !reached[j] && heights[j] > heights[c] {
+                reached[j] = true;
+                stack.push(j as u32);
+            }
+        }
+    }
+    reached
 }
 
 /// The lowest strictly lower neighbour on the routing surface, ties by index.
@@ -710,7 +746,7 @@ fn strahler(order: &[usize], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8>
 
 #[cfg(test)]
 mod tests {
-    use super::{flood_with, level_key, DrainageParams, Flood};
+    use super::{flood_with, level_key, DrainageParams, Flood, Shortcuts};
     use crate::ground::grid::Grid;
     use crate::ground::lattice::FibonacciLattice;
     use crate::ground::topology::Topology;
@@ -738,7 +774,14 @@ mod tests {
 
     fn same_flood<T: Topology>(topo: &T, z: &[f64], params: &DrainageParams, ramp_m: f64, case: &str) {
         let never = AtomicBool::new(false);
-        let run = |slopes| match flood_with(topo, z, params, ramp_m, &never, slopes) {
+        let run = |slopes, falling| match flood_with(
+            topo,
+            z,
+            params,
+            ramp_m,
+            &never,
+            Shortcuts { slopes, falling },
+        ) {
             Some(Flood { outlet, filled, routing }) => (
                 outlet,
                 filled.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
@@ -746,14 +789,19 @@ mod tests {
             ),
             None => panic!("nothing cancels"),
         };
-        assert!(run(true) == run(false), "{case}: taking slopes at once changed the flood");
+        let queue = run(false, false);
+        assert!(run(true, false) == queue, "{case}: taking slopes at once changed the flood");
+        if ramp_m == 0.0 {
+            assert!(run(false, true) == queue, "{case}: starting from the falling nodes changed the flood");
+            assert!(run(true, true) == queue, "{case}: both shortcuts changed the flood");
+        }
     }
 
-    /// The slope shortcut gives the queue's flood bit for bit: on grids and on the lattice,
-    /// with continuous heights, with plateaus and exact ties, with the sea or the map edge
-    /// as the outlet, and with a metre ramp.
+    /// The shortcuts give the queue's flood bit for bit: on grids and on the lattice, with
+    /// continuous heights, with plateaus and exact ties, with the sea or the map edge as the
+    /// outlet, and with a metre ramp.
     #[test]
-    fn slopes_taken_at_once_flood_like_the_queue() {
+    fn the_shortcuts_flood_like_the_queue() {
         let grid = Grid { width: 61, height: 47, cell_m: 1.0 };
         let lattice = FibonacciLattice::new(3_000, 1_000.0);
         for seed in 0..12 {
