@@ -258,7 +258,7 @@ fn flood_ramped<T: Topology>(
     ramp_m: f64,
     cancel: &AtomicBool,
 ) -> Option<Flood> {
-    flood_with(topo, heights, params, ramp_m, cancel, Shortcuts { slopes: true, falling: ramp_m == 0.0 })
+    flood_with(topo, heights, params, ramp_m, cancel, Shortcuts { slopes: true, falling: true })
 }
 
 /// Which of the flood's shortcuts to take (each gives the queue's own result, bit for bit).
@@ -266,10 +266,12 @@ fn flood_ramped<T: Topology>(
 struct Shortcuts {
     /// Cells on a slope are taken at once instead of through the queue.
     slopes: bool,
-    /// Nodes with a strictly falling path to an outlet start closed. Exact with the ulp ramp
-    /// (`ramp_m` 0) unless a whole falling path lies within a pit's few ulps of climb above
-    /// its spill level; with a ramp in metres a pit's ramp can climb over such nodes, so it
-    /// is not taken there.
+    /// Nodes with a strictly falling path to an outlet start closed. The queue's own result
+    /// with the ulp ramp (`ramp_m` 0), unless a whole falling path lies within a pit's few
+    /// ulps of climb above its spill level. With a ramp in metres the queue alone lets a
+    /// filled hollow's ramp climb over ground that already falls to an outlet, and on into
+    /// the next hollow; here that ground keeps its height, as ground outside every hollow
+    /// should, and every other node still drains to a strictly lower one.
     falling: bool,
 }
 
@@ -429,22 +431,8 @@ pub fn solve_cancellable<T: Topology>(
     let go_on = || (!cancel::requested(cancel)).then_some(());
     let n = topo.len();
     let mut clock = Stopwatch::start();
-    let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
-    clock.lap("flood");
-    let mut receivers = receivers_on(topo, outlet, &routing);
-    clock.lap("receivers");
-    go_on()?;
-    let mut kind: Vec<NodeKind> =
-        receivers.iter().map(|o| if *o == Outlet::Sea { NodeKind::Sea } else { NodeKind::Land }).collect();
-    let mut water_level_m: Vec<f64> = (0..n)
-        .map(|i| match (kind[i], params.sea_level_m) {
-            (NodeKind::Sea, Some(s)) => s,
-            _ => f64::NAN,
-        })
-        .collect();
-    let (lake_id, lakes, bays) =
-        depressions(topo, heights, &filled, &mut receivers, &mut kind, &mut water_level_m, params);
-    clock.lap("lakes");
+    let Standing { filled, routing, receivers, mut kind, water_level_m, lake_id, lakes, bays } =
+        standing(topo, heights, params, cancel, &mut clock)?;
     go_on()?;
     let order = topological_order(&receivers);
     let catchment_m2 = accumulate(topo, &order, &receivers);
@@ -506,6 +494,66 @@ pub fn solve_cancellable<T: Topology>(
         stats,
         timings_ms: clock.laps,
     })
+}
+
+/// The standing water of a surface: the flood, the receivers, the sea, lakes and bays.
+struct Standing {
+    filled: Vec<f64>,
+    routing: Vec<f64>,
+    receivers: Vec<Outlet>,
+    kind: Vec<NodeKind>,
+    water_level_m: Vec<f64>,
+    lake_id: Vec<u32>,
+    lakes: Vec<Lake>,
+    bays: usize,
+}
+
+/// The first stages of [`solve`]: flood, receivers and depressions (laps `flood`,
+/// `receivers`, `lakes` on `clock`); `None` once `cancel` is set.
+fn standing<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    cancel: &AtomicBool,
+    clock: &mut Stopwatch,
+) -> Option<Standing> {
+    let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
+    clock.lap("flood");
+    let mut receivers = receivers_on(topo, outlet, &routing);
+    clock.lap("receivers");
+    if cancel::requested(cancel) {
+        return None;
+    }
+    let mut kind: Vec<NodeKind> =
+        receivers.iter().map(|o| if *o == Outlet::Sea { NodeKind::Sea } else { NodeKind::Land }).collect();
+    let mut water_level_m: Vec<f64> = (0..topo.len())
+        .map(|i| match (kind[i], params.sea_level_m) {
+            (NodeKind::Sea, Some(s)) => s,
+            _ => f64::NAN,
+        })
+        .collect();
+    let (lake_id, lakes, bays) =
+        depressions(topo, heights, &filled, &mut receivers, &mut kind, &mut water_level_m, params);
+    clock.lap("lakes");
+    Some(Standing { filled, routing, receivers, kind, water_level_m, lake_id, lakes, bays })
+}
+
+/// What each node of `topo` is under `params` before rivers: sea, lake (or bay) or land —
+/// the kinds [`solve`] gives, without its order, catchments and rivers.
+///
+/// # Panics
+/// If `heights.len() != topo.len()`.
+pub(crate) fn standing_water<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+) -> Vec<NodeKind> {
+    assert_eq!(heights.len(), topo.len(), "one height per node");
+    let mut clock = Stopwatch::start();
+    match standing(topo, heights, params, &AtomicBool::new(false), &mut clock) {
+        Some(standing) => standing.kind,
+        None => unreachable!("nothing sets the flag"),
+    }
 }
 
 /// Where water goes on a surface, without lakes or rivers: what erosion needs every step.
@@ -791,9 +839,30 @@ mod tests {
         };
         let queue = run(false, false);
         assert!(run(true, false) == queue, "{case}: taking slopes at once changed the flood");
+        let both = run(true, true);
         if ramp_m == 0.0 {
             assert!(run(false, true) == queue, "{case}: starting from the falling nodes changed the flood");
-            assert!(run(true, true) == queue, "{case}: both shortcuts changed the flood");
+            assert!(both == queue, "{case}: both shortcuts changed the flood");
+            return;
+        }
+        // A ramp in metres stops at ground that already falls to an outlet (the queue alone
+        // lets it climb over such ground and on into the next hollow): falling ground keeps
+        // its height on both surfaces, and every other node is filled, never lowered, and
+        // drains strictly down.
+        let routing: Vec<f64> = both.2.iter().map(|&b| f64::from_bits(b)).collect();
+        let falling = super::falls_to_outlet(topo, z, &both.0);
+        for i in 0..topo.len() {
+            if falling[i] {
+                assert_eq!(routing[i], z[i], "{case}: falling node {i} was ramped");
+                assert_eq!(both.1[i], z[i].to_bits(), "{case}: falling node {i} was filled");
+            } else {
+                assert!(f64::from_bits(both.1[i]) >= z[i], "{case}: node {i} filled under its ground");
+                assert!(routing[i] >= z[i], "{case}: node {i} lowered");
+                assert!(
+                    topo.neighbors(i).any(|j| routing[j] < routing[i]),
+                    "{case}: node {i} does not drain"
+                );
+            }
         }
     }
 

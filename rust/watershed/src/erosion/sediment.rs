@@ -3,7 +3,7 @@
 //! laid with a gentle fall; afterwards every land node outside a lake or bay has a
 //! neighbour strictly below it, in the ground itself, not only on the routing surface.
 
-use crate::drainage::{ramped_surface, solve, DrainageParams, NodeKind};
+use crate::drainage::{ramped_surface, standing_water, DrainageParams, NodeKind};
 use crate::ground::topology::Topology;
 
 /// Fall laid across filled hollows and flats, metres per node towards the way out.
@@ -20,9 +20,9 @@ pub fn settle<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -
     if !params.lakes {
         return None;
     }
-    let water = solve(topo, heights, &DrainageParams { rivers: false, ..*params });
+    let kind = standing_water(topo, heights, params);
     let ramped = ramped_surface(topo, heights, params, SETTLED_FALL_M);
-    let under_water = |i: usize| match water.kind[i] {
+    let under_water = |i: usize| match kind[i] {
         NodeKind::Lake => true,
         NodeKind::Sea => true,
         NodeKind::Land | NodeKind::River => false,
