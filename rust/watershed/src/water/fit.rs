@@ -11,7 +11,7 @@ use crate::drainage::Drainage;
 use crate::ground::grid::Grid;
 use crate::ground::topology::{NodeId, Topology};
 use crate::water::heightmap::{Cover, SHORE_MISMATCH_M, WATER_STEP_M};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 /// What fitting the water to its ground changed.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -49,7 +49,8 @@ pub fn fit_to_ground(
             }
         }
     }
-    let before = level.to_vec();
+    // The level of each cell before its first lowering.
+    let mut before: BTreeMap<usize, f64> = BTreeMap::new();
     let mut queued: Vec<bool> = cover.iter().map(|&c| c != Cover::Dry && c != Cover::Sea).collect();
     let mut queue: VecDeque<usize> = (0..grid.len()).filter(|&i| queued[i]).collect();
     while let Some(i) = queue.pop_front() {
@@ -73,6 +74,7 @@ pub fn fit_to_ground(
         if bound >= level[i] {
             continue;
         }
+        before.entry(i).or_insert(level[i]);
         if bound <= ground[i] {
             level[i] = ground[i];
             cover[i] = Cover::Dry;
@@ -86,14 +88,12 @@ pub fn fit_to_ground(
             }
         }
     }
-    for i in 0..grid.len() {
-        if level[i] < before[i] {
-            report.worst_lowering_m = report.worst_lowering_m.max(before[i] - level[i]);
-            if cover[i] == Cover::Dry {
-                report.dried_cells += 1;
-            } else {
-                report.lowered_cells += 1;
-            }
+    for (&i, &was) in &before {
+        report.worst_lowering_m = report.worst_lowering_m.max(was - level[i]);
+        if cover[i] == Cover::Dry {
+            report.dried_cells += 1;
+        } else {
+            report.lowered_cells += 1;
         }
     }
     report

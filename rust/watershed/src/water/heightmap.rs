@@ -222,6 +222,7 @@ impl HeightmapWorld {
         let (natural, settled_cells) = match settle(&grid, &heights, &drain) {
             Some(settled) => {
                 let raised = settled.iter().zip(&heights).filter(|(s, h)| s != h).count();
+                drop(heights);
                 (settled, raised)
             }
             None => (heights, 0),
@@ -256,25 +257,17 @@ impl HeightmapWorld {
             water: &water,
             sea_level_m: params.sea_level_m,
         };
-        let cells: Vec<(f64, f64, Cover)> = (0..grid.len())
-            .into_par_iter()
-            .map(|i| {
-                let (ground, water) = view.ground_and_water_near(surface.position(i), i);
-                match water {
-                    Some(w) => (ground, w.level_m, cover_of(w.body)),
-                    None => (ground, ground, Cover::Dry),
-                }
-            })
-            .collect();
+        let n = grid.len();
+        let (mut ground, mut level, mut cover) = (vec![0.0; n], vec![0.0; n], vec![Cover::Dry; n]);
+        ground.par_iter_mut().zip(&mut level).zip(&mut cover).enumerate().for_each(|(i, ((g, l), c))| {
+            let (carved, water) = view.ground_and_water_near(surface.position(i), i);
+            *g = carved;
+            (*l, *c) = match water {
+                Some(w) => (w.level_m, cover_of(w.body)),
+                None => (carved, Cover::Dry),
+            };
+        });
         clock.lap("cells");
-        let mut ground = Vec::with_capacity(cells.len());
-        let mut level = Vec::with_capacity(cells.len());
-        let mut cover = Vec::with_capacity(cells.len());
-        for (g, l, c) in cells {
-            ground.push(g);
-            level.push(l);
-            cover.push(c);
-        }
         let fit = fit_to_ground(&grid, &drainage, &ground, &mut level, &mut cover);
         clock.lap("fit");
         progress("cells", 1.0);
