@@ -119,10 +119,10 @@ pub fn run(
             "timings_ms": timings,
         });
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("report: {e}"))?;
-        write(&staging, "report.json", text.as_bytes())
+        write(&staging, "report.json", text.as_bytes()).map(|()| hterrain_side)
     });
-    match written.and_then(|()| move_into(&staging, out)) {
-        Ok(()) => {
+    match written.and_then(|side| move_into(&staging, out).map(|()| side)) {
+        Ok(hterrain_side) => {
             println!(
                 "{name}: {}x{} cells, {} reaches, {} lakes; shoreline mismatches {} (worst {:.2} m), \
                  water steps {} (worst {:.2} m); {:.0} ms -> {}",
@@ -137,6 +137,12 @@ pub fn run(
                 ms(started),
                 out.display()
             );
+            if hterrain_side.is_none() {
+                println!(
+                    "{name}: no hterrain/ maps: HTerrain takes square maps and this one is {} x {}",
+                    world.grid.width, world.grid.height
+                );
+            }
             Ok(())
         }
         Err(e) => {

@@ -134,6 +134,28 @@ fn grid_world_writes_its_maps_and_report_and_nothing_on_bad_input() {
         serde_json::from_slice(&std::fs::read(out_dir.join("report.json")).expect("report")).expect("json");
     assert_eq!(report["uphill_water"], 0);
     assert_eq!(report["hterrain_side"], 513, "32 cells resampled to HTerrain's smallest side");
+    assert_eq!(report["shoreline_mismatches"], 0);
+    assert_eq!(report["water_steps"], 0);
+
+    // Not square: everything but HTerrain's maps, and the run says so.
+    let wide = dir.join("wide.npy");
+    write_dem(&wide, &[20, 30], &values[..600]);
+    let wide_out = dir.join("wide");
+    let out = watershed(&[
+        "grid-world",
+        "--dem",
+        wide.to_str().expect("utf-8"),
+        "--out",
+        wide_out.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(wide_out.join("terrain3d/control.exr").is_file());
+    assert!(!wide_out.join("hterrain").exists(), "no HTerrain maps for a map that is not square");
+    assert!(
+        text(&out.stdout).contains("HTerrain takes square maps and this one is 30 x 20"),
+        "{}",
+        text(&out.stdout)
+    );
 
     let nan = dir.join("nan.npy");
     std::fs::write(&nan, write_npy(&[4, 4], &[[1.0; 8], [f64::NAN; 8]].concat())).expect("write");
