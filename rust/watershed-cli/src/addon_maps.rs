@@ -4,6 +4,7 @@
 //! says what each file is.
 
 use crate::dem::{exr_bytes, exr_channels, r16_bytes, r32_bytes};
+use exr::prelude::Encoding;
 use std::path::Path;
 use watershed::{hterrain_side, GridMaps, Layer};
 
@@ -19,7 +20,12 @@ const LAYERS: [(Layer, &str); 4] =
 pub fn write_terrain3d(maps: &GridMaps, dir: &Path) -> Result<(), String> {
     create(dir)?;
     let control: Vec<f32> = maps.control.iter().map(|&w| f32::from_bits(w)).collect();
-    write(dir, "control.exr", &exr_channels(maps.rows, maps.cols, vec![("R", control)])?)?;
+    // Control words and flow are mostly repeats: the small encoding shrinks them tenfold.
+    write(
+        dir,
+        "control.exr",
+        &exr_channels(maps.rows, maps.cols, vec![("R", control)], Encoding::SMALL_LOSSLESS)?,
+    )?;
     let range = write_common(maps, dir)?;
     let import = serde_json::json!({
         "for": "Terrain3D",
@@ -76,7 +82,7 @@ fn write_common(maps: &GridMaps, dir: &Path) -> Result<(f64, f64), String> {
     write(dir, "water_mask.png", &png(cols, rows, png::ColorType::Rgba, &maps.water_mask.concat())?)?;
     let channel = |k: usize| maps.flow.iter().map(|f| f[k] as f32).collect::<Vec<f32>>();
     let flow = vec![("R", channel(0)), ("G", channel(1)), ("B", channel(2))];
-    write(dir, "flow.exr", &exr_channels(rows, cols, flow)?)?;
+    write(dir, "flow.exr", &exr_channels(rows, cols, flow, Encoding::SMALL_LOSSLESS)?)?;
     write(dir, "foam.png", &png(cols, rows, png::ColorType::Grayscale, &maps.foam)?)?;
     Ok((lo, hi))
 }

@@ -234,8 +234,13 @@ fn write_all(world: &HeightmapWorld, dir: &Path) -> Result<Option<usize>, String
         write(dir, "profile.png", &crate::erode::png_bytes(&profile)?)?;
     }
     let maps = GridMaps::of(world);
-    crate::addon_maps::write_terrain3d(&maps, &dir.join("terrain3d"))?;
-    crate::addon_maps::write_hterrain(&maps, &dir.join("hterrain"))
+    // The two folders are independent: written side by side.
+    let (terrain3d, hterrain) = rayon::join(
+        || crate::addon_maps::write_terrain3d(&maps, &dir.join("terrain3d")),
+        || crate::addon_maps::write_hterrain(&maps, &dir.join("hterrain")),
+    );
+    terrain3d?;
+    hterrain
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {

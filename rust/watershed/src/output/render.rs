@@ -286,8 +286,7 @@ pub fn render_relief(
     cell_m: f64,
     max_side: usize,
 ) -> Image {
-    let stride = width.max(height).div_ceil(max_side.max(1)).max(1);
-    let (pw, ph) = (width.div_ceil(stride), height.div_ceil(stride));
+    let (stride, pw, ph) = sampling(width, height, max_side);
     let (lo, hi) =
         heights.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &h| (lo.min(h), hi.max(h)));
     let span = (hi - lo).max(1e-9);
@@ -330,8 +329,7 @@ pub fn render_accumulation(
     cell_area_m2: f64,
     max_side: usize,
 ) -> Image {
-    let stride = width.max(height).div_ceil(max_side.max(1)).max(1);
-    let (pw, ph) = (width.div_ceil(stride), height.div_ceil(stride));
+    let (stride, pw, ph) = sampling(width, height, max_side);
     let largest = catchment_m2.iter().copied().fold(cell_area_m2, f64::max);
     let span = (largest / cell_area_m2).ln().max(1e-9);
     let rows: Vec<Vec<u8>> = (0..ph)
@@ -353,4 +351,11 @@ pub fn render_accumulation(
         })
         .collect();
     Image { width: pw, height: ph, rgb: rows.concat() }
+}
+
+/// How a `width` × `height` map is drawn on at most `max_side` pixels a side: every
+/// `stride`-th cell a pixel, and the picture's width and height.
+fn sampling(width: usize, height: usize, max_side: usize) -> (usize, usize, usize) {
+    let stride = width.max(height).div_ceil(max_side.max(1)).max(1);
+    (stride, width.div_ceil(stride), height.div_ceil(stride))
 }

@@ -1,9 +1,10 @@
 //! Heightmap worlds: the planet's river pipeline on a [`Grid`] — settled hollows, the
 //! drainage, the carve, the water table — with the carved ground, the water and the flow
-//! read at every cell, and the figures that say whether the water fits its ground.
+//! read at every cell, the water then fitted to the cells' ground ([`fit_to_ground`]), and
+//! the figures that say whether it fits.
 //!
-//! Every stage is the planet's own code on a [`GridSurface`]: one carve profile, one bell,
-//! one backwater pass, one rule for where water stands.
+//! Every stage but the fit is the planet's own code on a [`GridSurface`]: one carve profile,
+//! one bell, one backwater pass, one rule for where water stands.
 
 use crate::cancel;
 use crate::carve::{Carve, CarveParams, Reach};
