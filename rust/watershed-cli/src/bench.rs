@@ -511,7 +511,7 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
     for (stage, times) in stages {
         println!("grid-world  {stage}: {:.0} ms", median(times));
     }
-    println!("grid-world  pipeline (settle .. cells, maps not included): {:.0} ms", median(totals));
+    println!("grid-world  pipeline (settle .. fit, maps not included): {:.0} ms", median(totals));
     let peak = peak_rss_bytes().saturating_sub(before);
     println!(
         "grid-world  peak memory added: {:.0} MiB, {:.0} bytes a cell",
