@@ -118,6 +118,6 @@ func _load_export(folder: String) -> void:
 ## Points the camera at the map from above its near edge.
 func _frame(size_m: float) -> void:
 	var centre := Vector3(size_m / 2.0, 0.0, size_m / 2.0)
-	_camera.position = centre + Vector3(0.0, size_m * 0.3, size_m * 0.7)
+	_camera.position = centre + Vector3(0.0, size_m * 0.45, size_m * 0.85)
 	_camera.look_at(centre)
 	_camera.far = size_m * 4.0
