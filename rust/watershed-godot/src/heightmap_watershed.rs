@@ -8,8 +8,8 @@ use godot::classes::{ArrayMesh, Image};
 use godot::prelude::*;
 use std::sync::Arc;
 use watershed::{
-    check_grid_memory, check_heightmap, grid_mesh, hterrain_side, splat_color, Grid, GridMaps,
-    HeightmapParams, HeightmapStats, HeightmapWorld, WATER_COLORS,
+    check_grid_memory, check_heightmap, ground_mesh, hterrain_side, water_mesh, Grid, GridMaps,
+    HeightmapParams, HeightmapStats, HeightmapWorld,
 };
 
 /// What a finished build keeps: the maps and the figures.
@@ -277,9 +277,7 @@ impl HeightmapWatershed {
     #[func]
     fn terrain_mesh(&self, step: i64) -> Option<Gd<ArrayMesh>> {
         let m = &self.built.as_ref()?.maps;
-        let colors: Vec<[f32; 3]> = m.splat.iter().map(|&w| splat_color(w)).collect();
-        let mesh = grid_mesh(m.rows, m.cols, m.cell_m, &m.heights, &colors, to_step(step), &|_| true);
-        Some(array_mesh(&mesh))
+        Some(array_mesh(&ground_mesh(m.rows, m.cols, m.cell_m, &m.heights, &m.splat, to_step(step))))
     }
 
     /// The water surface as a mesh over every quad touching a wet cell, laid like
@@ -287,7 +285,7 @@ impl HeightmapWatershed {
     #[func]
     fn water_mesh(&self, step: i64) -> Option<Gd<ArrayMesh>> {
         let m = &self.built.as_ref()?.maps;
-        Some(water_mesh_of(m.rows, m.cols, m.cell_m, &m.water_level, &m.water_mask, to_step(step)))
+        Some(array_mesh(&water_mesh(m.rows, m.cols, m.cell_m, &m.water_level, &m.water_mask, to_step(step))))
     }
 
     /// A ground mesh from exported maps: `heights` (`FORMAT_RF`/`RH`, metres) and,
@@ -301,15 +299,12 @@ impl HeightmapWatershed {
         step: i64,
     ) -> Option<Gd<ArrayMesh>> {
         let (rows, cols, h) = float_pixels(heights, "HeightmapWatershed.terrain_mesh_from")?;
-        let colors: Vec<[f32; 3]> = match splat {
-            Some(splat) => rgba_pixels(splat, rows, cols, "HeightmapWatershed.terrain_mesh_from")?
-                .into_iter()
-                .map(splat_color)
-                .collect(),
+        let splat = match splat {
+            Some(splat) => rgba_pixels(splat, rows, cols, "HeightmapWatershed.terrain_mesh_from")?,
             None => Vec::new(),
         };
         let cell_m = positive_cell(cell_m, "HeightmapWatershed.terrain_mesh_from")?;
-        Some(array_mesh(&grid_mesh(rows, cols, cell_m, &h, &colors, to_step(step), &|_| true)))
+        Some(array_mesh(&ground_mesh(rows, cols, cell_m, &h, &splat, to_step(step))))
     }
 
     /// A water mesh from exported maps: `level` (`FORMAT_RF`/`RH`, metres) and `mask`
@@ -329,7 +324,7 @@ impl HeightmapWatershed {
         };
         let mask = rgba_pixels(mask, rows, cols, who)?;
         let cell_m = positive_cell(cell_m, who)?;
-        Some(water_mesh_of(rows, cols, cell_m, &l, &mask, to_step(step)))
+        Some(array_mesh(&water_mesh(rows, cols, cell_m, &l, &mask, to_step(step))))
     }
 
     /// The HTerrain side (513, 1025, 2049 or 4097) closest to the longer side of a
@@ -456,27 +451,6 @@ fn positive_cell(cell_m: f64, who: &str) -> Option<f64> {
 /// A mesh step of at least one cell.
 fn to_step(step: i64) -> usize {
     usize::try_from(step).unwrap_or(1).max(1)
-}
-
-/// The water mesh over every quad touching a cell whose mask alpha is set, coloured by
-/// what the water is.
-fn water_mesh_of(
-    rows: usize,
-    cols: usize,
-    cell_m: f64,
-    level: &[f64],
-    mask: &[[u8; 4]],
-    step: usize,
-) -> Gd<ArrayMesh> {
-    let colors: Vec<[f32; 3]> = mask
-        .iter()
-        .map(|m| match (m[0], m[1]) {
-            (r, _) if r > 127 => WATER_COLORS[0],
-            (_, l) if l > 127 => WATER_COLORS[1],
-            _ => WATER_COLORS[2],
-        })
-        .collect();
-    array_mesh(&grid_mesh(rows, cols, cell_m, level, &colors, step, &|i| mask[i][3] > 127))
 }
 
 /// An `ArrayMesh` with the core mesh as its one surface (empty when it has no triangles).

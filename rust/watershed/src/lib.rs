@@ -102,7 +102,7 @@ pub use output::grid_maps::{
     control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, BANK_CUT_M, FOAM_FALL,
     FOAM_SPEED_M_S, HTERRAIN_SIDES, ROCK_SLOPE_DEG, SHORE_FOAM,
 };
-pub use output::grid_mesh::{grid_mesh, splat_color, LAYER_COLORS, WATER_COLORS};
+pub use output::grid_mesh::{grid_mesh, ground_mesh, splat_color, water_mesh, LAYER_COLORS, WATER_COLORS};
 pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
 pub use output::mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{

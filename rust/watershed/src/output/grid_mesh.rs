@@ -65,6 +65,42 @@ pub fn grid_mesh(
     mesh
 }
 
+/// The ground of a map as a mesh ([`grid_mesh`], every quad kept), coloured by its splat
+/// weights (one per cell, as [`splat_color`] mixes them; white when `splat` is empty).
+pub fn ground_mesh(
+    rows: usize,
+    cols: usize,
+    cell_m: f64,
+    heights: &[f64],
+    splat: &[[u8; 4]],
+    step: usize,
+) -> MeshArrays {
+    let colors: Vec<[f32; 3]> = splat.iter().map(|&w| splat_color(w)).collect();
+    grid_mesh(rows, cols, cell_m, heights, &colors, step, &|_| true)
+}
+
+/// The water of a map as a mesh ([`grid_mesh`]) over every quad touching a cell whose
+/// `mask` alpha is set, at `level`, coloured by what the water is ([`WATER_COLORS`]: river
+/// where red is set, lake where green is, else sea).
+pub fn water_mesh(
+    rows: usize,
+    cols: usize,
+    cell_m: f64,
+    level: &[f64],
+    mask: &[[u8; 4]],
+    step: usize,
+) -> MeshArrays {
+    let colors: Vec<[f32; 3]> = mask
+        .iter()
+        .map(|m| match (m[0], m[1]) {
+            (r, _) if r > 127 => WATER_COLORS[0],
+            (_, l) if l > 127 => WATER_COLORS[1],
+            _ => WATER_COLORS[2],
+        })
+        .collect();
+    grid_mesh(rows, cols, cell_m, level, &colors, step, &|i| mask[i][3] > 127)
+}
+
 /// The colour of a cell from its splat weights (bed, bank, grass, rock; summing to 255).
 pub fn splat_color(weights: [u8; 4]) -> [f32; 3] {
     let mut c = [0.0f32; 3];
@@ -102,6 +138,23 @@ mod tests {
         assert_eq!(one.indices.len(), 6, "only the quad touching cell 0");
         let last_row = grid_mesh(rows, cols, 2.0, &heights, &[], 3, &|_| true);
         assert_eq!(last_row.positions.len(), 3 * 3, "rows 0, 3 and the last, 4; columns 0, 3, 6");
+    }
+
+    #[test]
+    fn water_meshes_cover_the_masked_cells_in_their_colours() {
+        let (rows, cols) = (3, 3);
+        let level = vec![1.0; 9];
+        let mut mask = vec![[0u8; 4]; 9];
+        mask[0] = [255, 0, 0, 255];
+        mask[8] = [0, 255, 0, 255];
+        let mesh = water_mesh(rows, cols, 1.0, &level, &mask, 1);
+        assert_eq!(mesh.indices.len(), 12, "the two quads touching a wet corner");
+        assert_eq!(
+            (mesh.colors[0], mesh.colors[8], mesh.colors[4]),
+            (WATER_COLORS[0], WATER_COLORS[1], WATER_COLORS[2])
+        );
+        let ground = ground_mesh(rows, cols, 1.0, &level, &[[0, 0, 255, 0]; 9], 1);
+        assert_eq!((ground.indices.len(), ground.colors[4]), (24, LAYER_COLORS[2]));
     }
 
     #[test]
