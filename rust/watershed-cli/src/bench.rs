@@ -1,7 +1,9 @@
 //! `watershed bench`: figures for performance claims, printed, never asserted.
 
+use crate::heap;
 use std::hint::black_box;
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 use std::time::Instant;
 use watershed::{
     drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, DVec3, DrainageParams, Droplets,
@@ -483,17 +485,35 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
     let (grid, heights) = crate::grid_world::region(world, GRID_WORLD_REGION, (edge - 1) as f64, edge);
     let params =
         HeightmapParams { sea_level_m: world.sea.then_some(world.sea_level_m), ..HeightmapParams::default() };
-    let before = rss_bytes();
     let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut totals = Vec::new();
     let mut stats = None;
+    let mut heap_peaks: Vec<(&'static str, usize)> = Vec::new();
+    let never = AtomicBool::new(false);
     for _ in 0..runs {
+        // The heap's peak above what it held before the input was copied, by stage.
+        let base = heap::live_bytes();
+        heap::reset_peak();
+        let stage_peaks = Mutex::new(Vec::new());
+        let note_peak = |stage: &'static str, _done: f64| {
+            if let Ok(mut peaks) = stage_peaks.lock() {
+                peaks.push((stage, heap::peak_bytes().saturating_sub(base)));
+            }
+            heap::reset_peak();
+        };
         let t = Instant::now();
-        let built = HeightmapWorld::build(grid, heights.clone(), &params);
+        let Some(built) =
+            HeightmapWorld::build_cancellable(grid, heights.clone(), &params, &note_peak, &never)
+        else {
+            unreachable!("nothing sets the flag")
+        };
         let pipeline_ms = t.elapsed().as_secs_f64() * 1e3;
         let maps_ms = timed(|| {
             black_box(GridMaps::of(&built));
         });
+        let mut peaks = stage_peaks.into_inner().unwrap_or_default();
+        peaks.push(("maps", heap::peak_bytes().saturating_sub(base)));
+        heap_peaks = peaks;
         totals.push(pipeline_ms);
         for (stage, ms) in built.timings_ms.iter().copied().chain([("maps", maps_ms)]) {
             match stages.iter_mut().find(|(s, _)| *s == stage) {
@@ -512,11 +532,20 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
         println!("grid-world  {stage}: {:.0} ms", median(times));
     }
     println!("grid-world  pipeline (settle .. fit, maps not included): {:.0} ms", median(totals));
-    let peak = peak_rss_bytes().saturating_sub(before);
+    let per_cell = |bytes: usize| bytes as f64 / cells;
+    let by_stage: Vec<String> =
+        heap_peaks.iter().map(|(stage, bytes)| format!("{stage} {:.0}", per_cell(*bytes))).collect();
     println!(
-        "grid-world  peak memory added: {:.0} MiB, {:.0} bytes a cell",
-        peak as f64 / 1048576.0,
-        peak as f64 / cells
+        "grid-world  heap peak by stage, bytes a cell above the caller's own (the input included): {}",
+        by_stage.join(", ")
+    );
+    let pipeline_peak = heap_peaks.iter().filter(|(s, _)| *s != "maps").map(|(_, b)| *b).max().unwrap_or(0);
+    let maps_peak = heap_peaks.iter().find(|(s, _)| *s == "maps").map_or(0, |(_, b)| *b);
+    println!(
+        "grid-world  peak memory: pipeline {:.0} bytes a cell ({:.0} MiB); the maps for heightmap add-ons made beside the world {:.0} bytes a cell",
+        per_cell(pipeline_peak),
+        pipeline_peak as f64 / 1048576.0,
+        per_cell(maps_peak)
     );
     if let Some(s) = stats {
         println!(
@@ -533,9 +562,4 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
             s.river_cells + s.lake_cells + s.sea_cells
         );
     }
-}
-
-/// Resident memory of this process now, bytes (Linux; 0 elsewhere).
-fn rss_bytes() -> u64 {
-    status_bytes("VmRSS:")
 }

@@ -12,6 +12,7 @@ mod erode;
 mod export;
 mod generate;
 mod grid_world;
+mod heap;
 
 use clap::{Parser, Subcommand};
 use std::io::Read;
