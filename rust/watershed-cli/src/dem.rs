@@ -3,8 +3,8 @@
 //! first float channel). Every error names the file and what is wrong with it.
 
 use exr::prelude::{
-    read, AnyChannel, AnyChannels, Encoding, FlatSamples, Image, Layer, LayerAttributes, ReadChannels,
-    ReadLayers, SmallVec, Vec2, WritableImage,
+    read, AnyChannel, AnyChannels, Encoding, FlatSamples, Image, Layer, LayerAttributes, LineOrder,
+    ReadChannels, ReadLayers, SmallVec, Vec2, WritableImage,
 };
 use std::io::Cursor;
 use std::path::Path;
@@ -151,7 +151,9 @@ pub fn exr_bytes(rows: usize, cols: usize, values: &[f64]) -> Result<Vec<u8>, St
 }
 
 /// Named 32-bit float channels (row-major, `rows` × `cols` each) as one EXR with the
-/// lossless `encoding`; the bits of every sample are kept exactly.
+/// lossless `encoding`; the bits of every sample are kept exactly, and its blocks are written
+/// in increasing order whatever `encoding` says, so the same maps give the same bytes (the
+/// encoder compresses blocks in parallel and writes an unspecified order as they finish).
 ///
 /// # Errors
 /// When the encoder fails (it does not for channels of the right length).
@@ -163,6 +165,7 @@ pub fn exr_channels(
 ) -> Result<Vec<u8>, String> {
     let list = channels.into_iter().map(|(name, v)| AnyChannel::new(name, FlatSamples::F32(v))).collect();
     let channels = AnyChannels::sort(SmallVec::from_vec(list));
+    let encoding = Encoding { line_order: LineOrder::Increasing, ..encoding };
     let layer = Layer::new(Vec2(cols, rows), LayerAttributes::default(), encoding, channels);
     let mut out = Cursor::new(Vec::new());
     Image::from_layer(layer).write().to_buffered(&mut out).map_err(|e| format!("EXR: {e}"))?;
@@ -229,6 +232,21 @@ mod tests {
         let back = read_dem(Path::new("h.exr"), &bytes, None).expect("decode");
         assert_eq!((back.rows, back.cols), (7, 9));
         assert!(back.data.iter().zip(&values).all(|(a, b)| *a == f64::from(*b as f32)));
+    }
+
+    #[test]
+    fn exr_blocks_are_written_in_order() {
+        let values = field(300, 200);
+        for encoding in [Encoding::FAST_LOSSLESS, Encoding::SMALL_LOSSLESS] {
+            let encode = || {
+                let channels = vec![("R", values.iter().map(|&v| v as f32).collect())];
+                exr_channels(300, 200, channels, encoding).expect("encode")
+            };
+            let bytes = encode();
+            let layer = first_layer(&bytes).expect("decode").layer_data;
+            assert_eq!(layer.encoding.line_order, LineOrder::Increasing);
+            assert!((0..4).all(|_| encode() == bytes), "the same maps give the same bytes");
+        }
     }
 
     #[test]
