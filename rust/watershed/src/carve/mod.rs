@@ -258,12 +258,19 @@ impl Carve {
 
         let position = |i: usize| surface.position(i);
         let order = &drainage.order;
-        let rivers: Vec<usize> =
-            (0..n).filter(|&i| is_river(i) && drainage.receivers[i].receiver().is_some()).collect();
+        // The river nodes, those that drain on (a reach each, ascending) before those where
+        // the water leaves the map, and each river node's place among them: the scratch below
+        // is held per river node, not per node.
+        let (mut river_nodes, leaving): (Vec<usize>, Vec<usize>) =
+            (0..n).filter(|&i| is_river(i)).partition(|&i| drainage.receivers[i].receiver().is_some());
+        let reach_count = river_nodes.len();
+        river_nodes.extend(leaving);
+        let rivers = &river_nodes[..reach_count];
         let mut slot = vec![u32::MAX; n];
-        for (k, &i) in rivers.iter().enumerate() {
+        for (k, &i) in river_nodes.iter().enumerate() {
             slot[i] = k as u32;
         }
+        let reach_of = |i: usize| Some(slot[i] as usize).filter(|&k| k < reach_count);
         let receiver = |i: usize| drainage.receivers[i].receiver().map_or(i, NodeId::index);
         let length = |i: usize| position(i).distance(position(receiver(i))) * radius;
         let pieces = |i: usize| ((length(i) / BED_STEP_M).ceil() as usize).max(MIN_BED_PIECES);
@@ -310,13 +317,13 @@ impl Carve {
             };
             (bank + SETTLE_MARGIN_M).min(0.8 * length(i))
         };
-        let mut node_bed: Vec<f64> = (0..n).map(|i| heights[i] - depth(drainage.catchment_m2[i])).collect();
+        let mut node_bed: Vec<f64> =
+            river_nodes.iter().map(|&i| heights[i] - depth(drainage.catchment_m2[i])).collect();
         let mut beds: Vec<Vec<f64>> = natural.iter().map(|n| vec![0.0; n.len()]).collect();
         // Upstream first: each bed follows the natural ground down, a channel's depth under
         // it and under the ground beside it, and never rises; the receiver's bed is lowered to
         // meet it.
-        for &i in order.iter().filter(|&&i| slot[i] != u32::MAX) {
-            let k = slot[i] as usize;
+        for (i, k) in order.iter().filter_map(|&i| reach_of(i).map(|k| (i, k))) {
             let d = depth(drainage.catchment_m2[i]);
             let b = &mut beds[k];
             let last = b.len() - 1;
@@ -328,35 +335,39 @@ impl Carve {
                     natural[k][p].min(profile_at(&low_banks[k], p as f64 / last as f64)) - d
                 }
             };
-            b[0] = node_bed[i].min(floor(0));
+            b[0] = node_bed[k].min(floor(0));
             for p in 1..=last {
                 b[p] = b[p - 1].min(floor(p));
             }
             if is_river(r) {
-                node_bed[r] = node_bed[r].min(b[last]);
+                let s = slot[r] as usize;
+                node_bed[s] = node_bed[s].min(b[last]);
             }
         }
         // A lake's outlet is its sill: the channel leaving it starts SILL_DEPTH_M under the
         // lake's level, or as high as the streams joining there allow, and deepens from it no
         // faster than SILL_SLOPE until it meets its own bed, so the lake does not stand beside
         // a trench cut below its own surface.
-        let mut spilling: Vec<Option<f64>> = vec![None; n];
+        let mut spilling: Vec<Option<f64>> = vec![None; reach_count];
         for lake in &drainage.lakes {
-            if let Some(o) = lake.outlet.receiver().map(NodeId::index).filter(|&o| slot[o] != u32::MAX) {
+            if let Some(o) = lake.outlet.receiver().and_then(|o| reach_of(o.index())) {
                 spilling[o] = Some(spilling[o].map_or(lake.level_m, |l| l.max(lake.level_m)));
             }
         }
-        let mut joining = vec![f64::INFINITY; n];
+        let mut joining = vec![f64::INFINITY; river_nodes.len()];
         for (&i, b) in rivers.iter().zip(&beds) {
             let r = receiver(i);
-            joining[r] = joining[r].min(b[b.len() - 1]);
+            if is_river(r) {
+                let s = slot[r] as usize;
+                joining[s] = joining[s].min(b[b.len() - 1]);
+            }
         }
         for (k, &i) in rivers.iter().enumerate() {
-            let Some(lake) = spilling[i] else { continue };
+            let Some(lake) = spilling[k] else { continue };
             let b = &mut beds[k];
             let last = b.len() - 1;
             let step = length(i) / last as f64;
-            let mut sill = (lake.min(heights[i]) - SILL_DEPTH_M).min(joining[i]) + SILL_SLOPE * step;
+            let mut sill = (lake.min(heights[i]) - SILL_DEPTH_M).min(joining[k]) + SILL_SLOPE * step;
             for (p, v) in b.iter_mut().enumerate() {
                 // Beside the outlet itself one bank is the lake's floor.
                 let beside = match p as f64 * step < BANK_SPACING_M {
@@ -372,14 +383,13 @@ impl Carve {
         }
         // Mouth first: ends meet their receiver's final bed, tributaries settle to their main
         // stream's level, and no face falls more than MAX_FACE_SLOPE (the fall cuts back).
-        for &i in order.iter().rev().filter(|&&i| slot[i] != u32::MAX) {
-            let k = slot[i] as usize;
+        for (i, k) in order.iter().rev().filter_map(|&i| reach_of(i).map(|k| (i, k))) {
             let r = receiver(i);
             let zone = settle(i);
             let b = &mut beds[k];
             let last = b.len() - 1;
             let step = length(i) / last as f64;
-            let end_level = if is_river(r) { node_bed[r] } else { b[last] };
+            let end_level = if is_river(r) { node_bed[slot[r] as usize] } else { b[last] };
             for (p, v) in b.iter_mut().enumerate() {
                 if (last - p) as f64 * step <= zone {
                     *v = v.min(end_level);
@@ -388,7 +398,7 @@ impl Carve {
             for p in (0..last).rev() {
                 b[p] = b[p].min(b[p + 1] + MAX_FACE_SLOPE * step);
             }
-            node_bed[i] = b[0];
+            node_bed[k] = b[0];
         }
 
         let reaches: Vec<Reach> = rivers
@@ -396,7 +406,8 @@ impl Carve {
             .zip(beds)
             .zip(natural)
             .zip(low_banks)
-            .map(|(((&i, beds), banks), low_banks)| {
+            .zip(spilling)
+            .map(|((((&i, beds), banks), low_banks), leaves_lake_m)| {
                 let r = receiver(i);
                 let ends_in = match kind[r] {
                     NodeKind::Sea => ReachEnd::Sea,
@@ -418,7 +429,7 @@ impl Carve {
                     banks,
                     low_banks,
                     settle_m: settle(i),
-                    leaves_lake_m: spilling[i],
+                    leaves_lake_m,
                     ends_in,
                     drop_m,
                     // Sea adjacency reads the drainage's kinds, decided on the uncarved heights.
