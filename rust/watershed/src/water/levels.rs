@@ -172,7 +172,6 @@ impl WaterLevels {
     /// (without sea waves: [`WaterLevels::sea`] is `None`).
     pub fn build_on<S: Surface>(params: &WaterParams, surface: &S, d: &Drainage, carve: &Carve) -> Self {
         let reaches = &carve.reaches;
-        let n = d.kind.len();
         let sea_level = params.sea_level_m;
         let order = &d.order;
         let reach_at = |i: usize| carve.reach_from(i).map(|id| id.0 as usize);
@@ -183,25 +182,29 @@ impl WaterLevels {
             ReachEnd::Sea => sea_level.map(|sea| (sea, 0.0, false)),
             ReachEnd::River => None,
         };
-        let mut still_ahead: Vec<Option<(f64, f64, bool)>> = vec![None; n];
+        // Held per reach (by the reach starting at the node), not per node.
+        let mut still_ahead: Vec<Option<(f64, f64, bool)>> = vec![None; reaches.len()];
+        let still_after = |still_ahead: &[Option<(f64, f64, bool)>], node: usize| {
+            reach_at(node).and_then(|next| still_ahead[next])
+        };
         for &i in order.iter().rev() {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
-            let ahead = still(reach).or(still_ahead[reach.to.index()]);
-            still_ahead[i] = ahead.map(|(level, dist, lake)| (level, dist + reach.length_m, lake));
+            let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
+            still_ahead[k] = ahead.map(|(level, dist, lake)| (level, dist + reach.length_m, lake));
         }
         // Upstream first: each surface stands `river_fill` of the carve depth (no more than a
         // normal channel's) above its bed, under its lower bank, eased into the lake or sea
         // ahead, a thin film at least; and no higher than what runs into it, so a surface capped by
         // a low bank upstream is not lifted over it again by backwater from below.
-        let mut inflow = vec![f64::INFINITY; n];
+        let mut inflow = vec![f64::INFINITY; reaches.len()];
         let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
         for &i in order {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
             let pieces = reach.pieces();
-            let ahead = still(reach).or(still_ahead[reach.to.index()]);
-            let mut cap = inflow[i];
+            let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
+            let mut cap = inflow[k];
             let levels: Vec<f64> = (0..=pieces)
                 .map(|p| {
                     let (bed, bank) = (reach.beds[p], reach.banks[p]);
@@ -216,8 +219,9 @@ impl WaterLevels {
                     cap
                 })
                 .collect();
-            let r = reach.to.index();
-            inflow[r] = inflow[r].min(levels[pieces]);
+            if let Some(next) = reach_at(reach.to.index()) {
+                inflow[next] = inflow[next].min(levels[pieces]);
+            }
             reach_levels[k] = levels;
         }
         // Mouth first: backwater — no surface below what it flows into.
@@ -249,7 +253,7 @@ impl WaterLevels {
                 match reach.ends_in {
                     ReachEnd::Lake => Some(d.water_level_m[to]),
                     ReachEnd::Sea => None,
-                    ReachEnd::River => still_ahead[to]
+                    ReachEnd::River => still_after(&still_ahead, to)
                         .filter(|&(_, _, lake)| lake)
                         .map(|(lake, _, _)| lake)
                         .filter(|&lake| levels.last().is_some_and(|&end| end <= lake)),
