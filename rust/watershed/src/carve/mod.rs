@@ -323,7 +323,7 @@ impl Carve {
         // Upstream first: each bed follows the natural ground down, a channel's depth under
         // it and under the ground beside it, and never rises; the receiver's bed is lowered to
         // meet it.
-        for (i, k) in order.iter().filter_map(|&i| reach_of(i).map(|k| (i, k))) {
+        for (i, k) in order.iter().map(|&i| i as usize).filter_map(|i| reach_of(i).map(|k| (i, k))) {
             let d = depth(drainage.catchment_m2[i]);
             let b = &mut beds[k];
             let last = b.len() - 1;
@@ -383,7 +383,7 @@ impl Carve {
         }
         // Mouth first: ends meet their receiver's final bed, tributaries settle to their main
         // stream's level, and no face falls more than MAX_FACE_SLOPE (the fall cuts back).
-        for (i, k) in order.iter().rev().filter_map(|&i| reach_of(i).map(|k| (i, k))) {
+        for (i, k) in order.iter().rev().map(|&i| i as usize).filter_map(|i| reach_of(i).map(|k| (i, k))) {
             let r = receiver(i);
             let zone = settle(i);
             let b = &mut beds[k];

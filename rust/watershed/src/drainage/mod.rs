@@ -182,7 +182,7 @@ pub struct Drainage {
     pub lakes: Vec<Lake>,
     /// Every node ordered after all the nodes that drain into it (sources first, outlets
     /// last); a node on a receiver cycle would be left out (`stats.no_path` counts them).
-    pub order: Vec<usize>,
+    pub order: Vec<u32>,
     /// Strahler order of river nodes (0 elsewhere).
     pub strahler: Vec<u8>,
     /// River nodes that drain into the sea, ascending.
@@ -564,7 +564,7 @@ pub struct Routing {
     /// Plain priority-flood fill: the lowest level at which water leaves the node, metres.
     pub filled_m: Vec<f64>,
     /// Every node after all the nodes that drain into it (sources first, outlets last).
-    pub order: Vec<usize>,
+    pub order: Vec<u32>,
     /// Area draining through each node, itself included, m².
     pub catchment_m2: Vec<f64>,
 }
@@ -615,9 +615,9 @@ fn receivers_on<T: Topology>(topo: &T, outlet: Vec<Option<Outlet>>, routing: &[f
 }
 
 /// Area draining through each node (its own included), summed in `order`, m².
-fn accumulate<T: Topology>(topo: &T, order: &[usize], receivers: &[Outlet]) -> Vec<f64> {
+fn accumulate<T: Topology>(topo: &T, order: &[u32], receivers: &[Outlet]) -> Vec<f64> {
     let mut area: Vec<f64> = (0..topo.len()).map(|i| topo.area_m2(i)).collect();
-    for &i in order {
+    for i in order.iter().map(|&i| i as usize) {
         if let Some(r) = receivers[i].receiver() {
             area[r.index()] += area[i];
         }
@@ -739,21 +739,20 @@ fn depressions<T: Topology>(
 
 /// Nodes ordered so every node comes after all nodes draining into it (Kahn, FIFO from the
 /// sources in index order). Nodes on a receiver cycle are left out.
-fn topological_order(receivers: &[Outlet]) -> Vec<usize> {
+fn topological_order(receivers: &[Outlet]) -> Vec<u32> {
     let n = receivers.len();
     let mut donors = vec![0u32; n];
     for r in receivers.iter().filter_map(|r| r.receiver()) {
         donors[r.index()] += 1;
     }
-    let mut order: Vec<usize> = Vec::with_capacity(n);
-    order.extend((0..n).filter(|&i| donors[i] == 0));
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    order.extend((0..n).filter(|&i| donors[i] == 0).map(|i| i as u32));
     let mut k = 0;
     while k < order.len() {
-        if let Some(r) = receivers[order[k]].receiver() {
-            let r = r.index();
-            donors[r] -= 1;
-            if donors[r] == 0 {
-                order.push(r);
+        if let Some(r) = receivers[order[k] as usize].receiver() {
+            donors[r.index()] -= 1;
+            if donors[r.index()] == 0 {
+                order.push(r.0);
             }
         }
         k += 1;
@@ -763,12 +762,12 @@ fn topological_order(receivers: &[Outlet]) -> Vec<usize> {
 
 /// Strahler order of every river node: 1 at a source, +1 where two streams of the highest
 /// incoming order meet.
-fn strahler(order: &[usize], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8> {
+fn strahler(order: &[u32], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8> {
     let n = receivers.len();
     let mut best = vec![0u8; n];
     let mut ties = vec![0u8; n];
     let mut out = vec![0u8; n];
-    for &i in order {
+    for i in order.iter().map(|&i| i as usize) {
         if kind[i] != NodeKind::River {
             continue;
         }

@@ -357,7 +357,7 @@ mod tests {
         let routing = route(&grid, &z, &edge_outlets());
         let mut seen = Vec::new();
         receivers_first(&routing.receivers, |i| seen.push(i));
-        let mut expected = routing.order.clone();
+        let mut expected: Vec<usize> = routing.order.iter().map(|&i| i as usize).collect();
         let mut sorted = seen.clone();
         expected.sort_unstable();
         sorted.sort_unstable();

@@ -38,7 +38,7 @@ pub fn fit_to_ground(
 ) -> FitReport {
     let mut report = FitReport::default();
     let receiver = |i: usize| drainage.receivers[i].receiver().map(NodeId::index);
-    for &i in drainage.order.iter().rev() {
+    for i in drainage.order.iter().rev().map(|&i| i as usize) {
         if cover[i] != Cover::River {
             continue;
         }

@@ -187,7 +187,7 @@ impl WaterLevels {
         let still_after = |still_ahead: &[Option<(f64, f64, bool)>], node: usize| {
             reach_at(node).and_then(|next| still_ahead[next])
         };
-        for &i in order.iter().rev() {
+        for i in order.iter().rev().map(|&i| i as usize) {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
             let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
@@ -199,7 +199,7 @@ impl WaterLevels {
         // a low bank upstream is not lifted over it again by backwater from below.
         let mut inflow = vec![f64::INFINITY; reaches.len()];
         let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
-        for &i in order {
+        for i in order.iter().map(|&i| i as usize) {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
             let pieces = reach.pieces();
@@ -225,7 +225,7 @@ impl WaterLevels {
             reach_levels[k] = levels;
         }
         // Mouth first: backwater — no surface below what it flows into.
-        for &i in order.iter().rev() {
+        for i in order.iter().rev().map(|&i| i as usize) {
             let Some(k) = reach_at(i) else { continue };
             let reach = &reaches[k];
             let r = reach.to.index();
