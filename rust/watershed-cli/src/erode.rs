@@ -286,7 +286,7 @@ fn lattice_map(
             cells.push(z[i]);
             water.push(match d.kind[i] {
                 watershed::NodeKind::Land => 0.0,
-                _ if d.water_level_m[i].is_finite() => (d.water_level_m[i] - z[i]).max(0.3),
+                _ if d.water_level_m(i).is_finite() => (d.water_level_m(i) - z[i]).max(0.3),
                 _ => 0.3,
             });
         }

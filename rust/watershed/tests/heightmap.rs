@@ -86,7 +86,7 @@ fn a_lake_is_flat_at_its_spill_level() {
     let world = HeightmapWorld::build(grid, heights, &params());
     let lake: Vec<usize> = (0..grid.len()).filter(|&i| world.drainage.kind[i] == NodeKind::Lake).collect();
     assert!(!lake.is_empty());
-    let level = world.drainage.water_level_m[lake[0]];
+    let level = world.drainage.water_level_m(lake[0]);
     // Flat at the spill level, except where the inflowing river's surface still stands
     // above it.
     let flat = lake.iter().filter(|&&i| world.cover[i] == Cover::Lake && world.level[i] == level).count();

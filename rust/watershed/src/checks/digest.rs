@@ -67,7 +67,8 @@ impl Terrain {
         for r in d.receiver_indices() {
             h.update(r.to_le_bytes());
         }
-        for v in d.catchment_m2.iter().chain(&d.water_level_m) {
+        let levels = (0..d.kind.len()).map(|i| d.water_level_m(i));
+        for v in d.catchment_m2.iter().copied().chain(levels) {
             h.update(v.to_le_bytes());
         }
         hex(&h.finalize())

@@ -195,7 +195,7 @@ fn buoyancy_probe(world: &World) -> ProbeLine {
     };
     let d = &world.drainage;
     let Some(deep) = (0..d.kind.len())
-        .find(|&i| d.kind[i] == NodeKind::Sea && d.water_level_m[i] - world.heights[i] > 20.0)
+        .find(|&i| d.kind[i] == NodeKind::Sea && d.water_level_m(i) - world.heights[i] > 20.0)
     else {
         return ProbeLine { name, value: String::new(), verdict: Verdict::Skip("no open sea".into()) };
     };

@@ -43,7 +43,7 @@ impl World {
             .par_iter()
             .map(|reach| {
                 let lake_m =
-                    (reach.ends_in == ReachEnd::Lake).then(|| self.drainage.water_level_m[reach.to.index()]);
+                    (reach.ends_in == ReachEnd::Lake).then(|| self.drainage.water_level_m(reach.to.index()));
                 let (mut floating, mut shallow) = (0, 0);
                 for k in 0..samples {
                     let t = (k as f64 + 0.5) / samples as f64;
@@ -113,7 +113,7 @@ impl World {
                 s.rising += 1;
             }
             let downstream = match reach.ends_in {
-                ReachEnd::Lake => self.drainage.water_level_m[reach.to.index()],
+                ReachEnd::Lake => self.drainage.water_level_m(reach.to.index()),
                 ReachEnd::Sea => self.settings.sea_level_m,
                 ReachEnd::River => {
                     let next = self

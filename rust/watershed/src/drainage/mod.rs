@@ -173,9 +173,8 @@ pub struct Drainage {
     pub catchment_m2: Vec<f64>,
     /// What each node is.
     pub kind: Vec<NodeKind>,
-    /// Standing water level: the sea level on sea nodes, the lake level on lake nodes, NaN
-    /// elsewhere (rivers get their levels from the water table).
-    pub water_level_m: Vec<f64>,
+    /// The sea level the solve drained to, metres (`None`: no sea).
+    pub sea_level_m: Option<f64>,
     /// 0 outside lakes, otherwise 1 + the index into `lakes`.
     pub lake_id: Vec<u32>,
     /// The lakes, ordered by their lowest node index.
@@ -194,6 +193,19 @@ pub struct Drainage {
 }
 
 impl Drainage {
+    /// Standing water level at `node`, metres: the sea level on sea nodes, the lake's level
+    /// on lake nodes, NaN elsewhere (rivers get their levels from the water table).
+    pub fn water_level_m(&self, node: usize) -> f64 {
+        match self.kind[node] {
+            NodeKind::Sea => self.sea_level_m.unwrap_or(f64::NAN),
+            NodeKind::Lake => {
+                let lake = (self.lake_id[node] as usize).checked_sub(1).and_then(|k| self.lakes.get(k));
+                lake.map_or(f64::NAN, |lake| lake.level_m)
+            }
+            NodeKind::Land | NodeKind::River => f64::NAN,
+        }
+    }
+
     /// Every node's receiver as a flat index, -1 where the water stops (sea, edge, sink):
     /// the form file formats and engines take.
     pub fn receiver_indices(&self) -> Vec<i64> {
@@ -431,7 +443,7 @@ pub fn solve_cancellable<T: Topology>(
     let go_on = || (!cancel::requested(cancel)).then_some(());
     let n = topo.len();
     let mut clock = Stopwatch::start();
-    let Standing { filled, routing, receivers, mut kind, water_level_m, lake_id, lakes, bays } =
+    let Standing { filled, routing, receivers, mut kind, lake_id, lakes, bays } =
         standing(topo, heights, params, cancel, &mut clock)?;
     go_on()?;
     let order = topological_order(&receivers);
@@ -485,7 +497,7 @@ pub fn solve_cancellable<T: Topology>(
         routing_m: routing,
         catchment_m2,
         kind,
-        water_level_m,
+        sea_level_m: params.sea_level_m,
         lake_id,
         lakes,
         order,
@@ -502,7 +514,6 @@ struct Standing {
     routing: Vec<f64>,
     receivers: Vec<Outlet>,
     kind: Vec<NodeKind>,
-    water_level_m: Vec<f64>,
     lake_id: Vec<u32>,
     lakes: Vec<Lake>,
     bays: usize,
@@ -526,16 +537,9 @@ fn standing<T: Topology>(
     }
     let mut kind: Vec<NodeKind> =
         receivers.iter().map(|o| if *o == Outlet::Sea { NodeKind::Sea } else { NodeKind::Land }).collect();
-    let mut water_level_m: Vec<f64> = (0..topo.len())
-        .map(|i| match (kind[i], params.sea_level_m) {
-            (NodeKind::Sea, Some(s)) => s,
-            _ => f64::NAN,
-        })
-        .collect();
-    let (lake_id, lakes, bays) =
-        depressions(topo, heights, &filled, &mut receivers, &mut kind, &mut water_level_m, params);
+    let (lake_id, lakes, bays) = depressions(topo, heights, &filled, &mut receivers, &mut kind, params);
     clock.lap("lakes");
-    Some(Standing { filled, routing, receivers, kind, water_level_m, lake_id, lakes, bays })
+    Some(Standing { filled, routing, receivers, kind, lake_id, lakes, bays })
 }
 
 /// What each node of `topo` is under `params` before rivers: sea, lake (or bay) or land —
@@ -657,7 +661,6 @@ fn depressions<T: Topology>(
     filled: &[f64],
     receivers: &mut [Outlet],
     kind: &mut [NodeKind],
-    water_level_m: &mut [f64],
     params: &DrainageParams,
 ) -> (Vec<u32>, Vec<Lake>, usize) {
     let n = topo.len();
@@ -702,7 +705,6 @@ fn depressions<T: Topology>(
             for &m in &members {
                 kind[m] = NodeKind::Sea;
                 receivers[m] = Outlet::Sea;
-                water_level_m[m] = params.sea_level_m.unwrap_or(level);
             }
             continue;
         }
@@ -724,7 +726,6 @@ fn depressions<T: Topology>(
         for &m in &members {
             kind[m] = NodeKind::Lake;
             lake_id[m] = id;
-            water_level_m[m] = level;
         }
         lakes.push(Lake {
             level_m: level,

@@ -178,7 +178,7 @@ impl WaterLevels {
         // Mouth first: the still water ahead of every river node (a lake or the sea), how
         // far away it is and whether it is a lake.
         let still = |reach: &Reach| match reach.ends_in {
-            ReachEnd::Lake => Some((d.water_level_m[reach.to.index()], 0.0, true)),
+            ReachEnd::Lake => Some((d.water_level_m(reach.to.index()), 0.0, true)),
             ReachEnd::Sea => sea_level.map(|sea| (sea, 0.0, false)),
             ReachEnd::River => None,
         };
@@ -230,7 +230,7 @@ impl WaterLevels {
             let reach = &reaches[k];
             let r = reach.to.index();
             let mut floor = match reach.ends_in {
-                ReachEnd::Lake => d.water_level_m[r],
+                ReachEnd::Lake => d.water_level_m(r),
                 ReachEnd::Sea => sea_level.unwrap_or(f64::NEG_INFINITY),
                 ReachEnd::River => reach_at(r).map_or(f64::NEG_INFINITY, |next| reach_levels[next][0]),
             };
@@ -251,7 +251,7 @@ impl WaterLevels {
             .map(|(reach, levels)| {
                 let to = reach.to.index();
                 match reach.ends_in {
-                    ReachEnd::Lake => Some(d.water_level_m[to]),
+                    ReachEnd::Lake => Some(d.water_level_m(to)),
                     ReachEnd::Sea => None,
                     ReachEnd::River => still_after(&still_ahead, to)
                         .filter(|&(_, _, lake)| lake)

@@ -94,7 +94,7 @@ impl<S: Surface> WaterView<'_, S> {
     ) -> Option<f64> {
         let d = self.drainage;
         if d.kind[node] == NodeKind::Lake {
-            return Some(d.water_level_m[node]);
+            return Some(d.water_level_m(node));
         }
         // Only a lake above both the ground and the river here can show: skip the others
         // before walking the ground between.
@@ -117,12 +117,12 @@ impl<S: Surface> WaterView<'_, S> {
                 })
         };
         let beside = (self.surface.neighbors(node))
-            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m[j]) && !past_outlet(j))
+            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m(j)) && !past_outlet(j))
             .filter(|&j| {
                 let toward = cell_edge_towards(p, at(node), at(j));
-                self.under_water_between(p, toward, d.water_level_m[j])
+                self.under_water_between(p, toward, d.water_level_m(j))
             })
-            .map(|j| d.water_level_m[j]);
+            .map(|j| d.water_level_m(j));
         near.iter()
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
             .filter(|&(r, lake)| {
