@@ -372,7 +372,7 @@ fn grid(world: &WorldSettings, edge: usize, runs: usize) -> Vec<f64> {
     let mut lakes = 0;
     for _ in 0..runs {
         let t = Instant::now();
-        let d = drain_grid(&grid, &dem, &options);
+        let (d, _) = drain_grid(&grid, &dem, &options);
         times.push(t.elapsed().as_secs_f64() * 1e3);
         lakes = d.lakes.len();
     }

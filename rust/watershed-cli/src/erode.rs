@@ -113,7 +113,7 @@ pub fn dem(
     let mut heights = array.data;
     let options = GridOptions { sea_level_m: sea_level, edge_outlets: true, lake_min_depth_m: 0.0 };
     let outlets = DrainageParams::outlets(sea_level, true);
-    let before = drain_grid(&grid, &heights, &options).stats;
+    let before = drain_grid(&grid, &heights, &options).0.stats;
     let picture = |z: &[f64], water: &[f64]| {
         let water = if water.is_empty() { river_water(&grid, z, &outlets) } else { water.to_vec() };
         render_relief(grid.width, grid.height, z, &water, cell_m, FRAME_SIDE)
@@ -181,7 +181,7 @@ pub fn dem(
         }
     };
     let run_ms = t.elapsed().as_secs_f64() * 1e3;
-    let after = drain_grid(&grid, &heights, &options).stats;
+    let after = drain_grid(&grid, &heights, &options).0.stats;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write(out, "heights.npy", &write_npy(&[grid.height, grid.width], &heights))?;
     // The same heights for heightmap add-ons: 32-bit float EXR (Terrain3D's import) and R16

@@ -77,11 +77,11 @@ pub fn grid(
     }
     let grid = Grid { width: cols, height: rows, cell_m };
     let t = std::time::Instant::now();
-    let d = drain_grid(&grid, &array.data, options);
+    let (d, surfaces) = drain_grid(&grid, &array.data, options);
     let solve_ms = t.elapsed().as_secs_f64() * 1e3;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let shape = [array.rows, array.cols];
-    save(out, "filled.npy", &shape, &d.filled_m)?;
+    save(out, "filled.npy", &shape, &surfaces.filled_m)?;
     save_from(out, "receivers.npy", &shape, d.receiver_indices_iter())?;
     save(out, "accum.npy", &shape, &d.catchment_m2)?;
     save_from(out, "lake_id.npy", &shape, d.lake_id.iter().map(|&l| l as i32))?;

@@ -80,7 +80,8 @@ pub use checks::digest::{digest_directions, digest_f64, world_digests, WorldDige
 pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
 pub use drainage::grid::{drain_grid, GridOptions};
 pub use drainage::{
-    route, solve, solve_cancellable, Drainage, DrainageParams, DrainageStats, Lake, NodeKind, Outlet, Routing,
+    route, solve, solve_cancellable, solve_with_surfaces, Drainage, DrainageParams, DrainageStats,
+    FloodSurfaces, Lake, NodeKind, Outlet, Routing,
 };
 pub use erosion::droplets::{erode_droplets, Droplets};
 pub use erosion::planet::{erode_planet, PlanetErosion, PEAK_UPLIFT_M_PER_YR, START_RELIEF};

@@ -18,7 +18,7 @@ fn pit_and_pass_5x5() {
         9.0, 9.0, 3.0, 9.0, 9.0,
     ];
     let grid = Grid { width: 5, height: 5, cell_m: 10.0 };
-    let d = drain_grid(&grid, &dem, &EDGES);
+    let (d, surfaces) = drain_grid(&grid, &dem, &EDGES);
     #[rustfmt::skip]
     let expected = [
         -1, -1, -1, -1, -1,
@@ -30,7 +30,7 @@ fn pit_and_pass_5x5() {
     assert_eq!(d.receiver_indices(), expected);
     let mut filled = dem;
     filled[12] = 4.0;
-    assert_eq!(d.filled_m, filled);
+    assert_eq!(surfaces.filled_m, filled);
     // Depth 2 > 1.4: a lake at the pass level, draining to the pass.
     assert_eq!(d.lakes.len(), 1);
     assert_eq!(d.lakes[0].level_m, 4.0);
@@ -56,8 +56,8 @@ fn shallow_pit_is_filled_but_not_a_lake() {
         5.0, 5.0, 1.0, 5.0,
     ];
     // Cell 6 (2.0) fills to 3.0, the level of its lowest way out (cell 9); depth 1 < 1.4.
-    let d = drain_grid(&Grid { width: 4, height: 4, cell_m: 1.0 }, &dem, &EDGES);
-    assert_eq!(d.filled_m[6], 3.0);
+    let (d, surfaces) = drain_grid(&Grid { width: 4, height: 4, cell_m: 1.0 }, &dem, &EDGES);
+    assert_eq!(surfaces.filled_m[6], 3.0);
     assert!(d.lakes.is_empty());
     assert_eq!(d.receiver_indices()[5..7], [9, 9]);
     assert_eq!(d.receiver_indices()[9..11], [14, 14]);
@@ -70,7 +70,7 @@ fn flat_plateau_cycle() {
     let dem: Vec<f64> = (0..w * h)
         .map(|i| if i / w == 0 || i % w == 0 || i / w == h - 1 || i % w == w - 1 { 0.0 } else { 10.0 })
         .collect();
-    let d = drain_grid(&Grid { width: w, height: h, cell_m: 1.0 }, &dem, &EDGES);
+    let (d, _) = drain_grid(&Grid { width: w, height: h, cell_m: 1.0 }, &dem, &EDGES);
     assert_eq!((d.stats.uphill, d.stats.no_path), (0, 0));
     let interior = (w - 2) * (h - 2);
     let reached: f64 =
@@ -87,7 +87,7 @@ fn sea_cells_are_outlets_and_mouths_drain_into_them() {
         2.0, -1.0, -3.0,
     ];
     let opts = GridOptions { sea_level_m: Some(0.0), edge_outlets: false, lake_min_depth_m: 1.4 };
-    let d = drain_grid(&Grid { width: 3, height: 3, cell_m: 1.0 }, &dem, &opts);
+    let (d, _) = drain_grid(&Grid { width: 3, height: 3, cell_m: 1.0 }, &dem, &opts);
     assert_eq!(d.receiver_indices(), [4, 5, 5, 7, 8, -1, 7, -1, -1]);
     assert_eq!(d.receivers[8], Outlet::Sea);
     assert_eq!(d.kind[8], NodeKind::Sea);
@@ -98,7 +98,7 @@ fn sea_cells_are_outlets_and_mouths_drain_into_them() {
 fn dry_grid_drains_to_its_lowest_cell() {
     let dem = [3.0, 2.0, 4.0, 1.0, 5.0, 0.5];
     let opts = GridOptions { sea_level_m: None, edge_outlets: false, lake_min_depth_m: 1.4 };
-    let d = drain_grid(&Grid { width: 3, height: 2, cell_m: 1.0 }, &dem, &opts);
+    let (d, _) = drain_grid(&Grid { width: 3, height: 2, cell_m: 1.0 }, &dem, &opts);
     assert_eq!(d.receivers[5], Outlet::Sink);
     assert_eq!(d.catchment_m2[5], 6.0);
     assert_eq!(d.stats.no_path, 0);

@@ -1,7 +1,7 @@
 //! Heightmaps: a [`Grid`]'s heights drained with D8 receivers, the options of
 //! `watershed grid-drain`.
 
-use crate::drainage::{self, Drainage, DrainageParams};
+use crate::drainage::{self, Drainage, DrainageParams, FloodSurfaces};
 use crate::ground::grid::Grid;
 
 /// How a heightmap drains: the options of `watershed grid-drain`.
@@ -15,14 +15,15 @@ pub struct GridOptions {
     pub lake_min_depth_m: f64,
 }
 
-/// Drains a heightmap (`grid.len()` heights in metres, row-major) with D8 receivers.
+/// Drains a heightmap (`grid.len()` heights in metres, row-major) with D8 receivers; with
+/// the flood's surfaces (the filled heightmap an export writes).
 ///
 /// # Panics
 /// If `dem.len() != grid.len()`.
-pub fn drain_grid(grid: &Grid, dem: &[f64], options: &GridOptions) -> Drainage {
+pub fn drain_grid(grid: &Grid, dem: &[f64], options: &GridOptions) -> (Drainage, FloodSurfaces) {
     let params = DrainageParams {
         lake_min_depth_m: options.lake_min_depth_m,
         ..DrainageParams::outlets(options.sea_level_m, options.edge_outlets)
     };
-    drainage::solve(grid, dem, &params)
+    drainage::solve_with_surfaces(grid, dem, &params)
 }

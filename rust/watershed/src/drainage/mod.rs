@@ -165,10 +165,6 @@ pub struct DrainageStats {
 pub struct Drainage {
     /// Where each node drains.
     pub receivers: Vec<Outlet>,
-    /// Plain priority-flood fill: the lowest level at which water leaves the node, metres.
-    pub filled_m: Vec<f64>,
-    /// The fill plus an ulp ramp across flats; receivers are strictly lower on it.
-    pub routing_m: Vec<f64>,
     /// Catchment area draining through each node, itself included, m².
     pub catchment_m2: Vec<f64>,
     /// What each node is.
@@ -422,8 +418,30 @@ fn lowest_of(routing: &[f64], i: usize, around: impl Iterator<Item = usize>) -> 
 /// O(N) amortised: each node moves through at most 96 buckets of the flood's radix queue,
 /// in practice a few.
 pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Drainage {
-    match solve_cancellable(topo, heights, params, &AtomicBool::new(false)) {
-        Some(drainage) => drainage,
+    solve_with_surfaces(topo, heights, params).0
+}
+
+/// The surfaces of the priority flood a [`Drainage`] was routed over (one value per node):
+/// what [`solve_with_surfaces`] gives besides it, for exports and checks.
+#[derive(Debug, Clone)]
+pub struct FloodSurfaces {
+    /// Plain priority-flood fill: the lowest level at which water leaves the node, metres.
+    pub filled_m: Vec<f64>,
+    /// The fill plus an ulp ramp across flats; receivers are strictly lower on it, metres.
+    pub routing_m: Vec<f64>,
+}
+
+/// [`solve`], also giving the flood's fill and routing surfaces.
+///
+/// # Panics
+/// If `heights.len() != topo.len()`.
+pub fn solve_with_surfaces<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+) -> (Drainage, FloodSurfaces) {
+    match solve_in_full(topo, heights, params, &AtomicBool::new(false)) {
+        Some(solved) => solved,
         None => unreachable!("nothing sets the flag"),
     }
 }
@@ -439,6 +457,16 @@ pub fn solve_cancellable<T: Topology>(
     params: &DrainageParams,
     cancel: &AtomicBool,
 ) -> Option<Drainage> {
+    solve_in_full(topo, heights, params, cancel).map(|(drainage, _)| drainage)
+}
+
+/// [`solve_cancellable`] with the flood's surfaces.
+fn solve_in_full<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    cancel: &AtomicBool,
+) -> Option<(Drainage, FloodSurfaces)> {
     assert_eq!(heights.len(), topo.len(), "one height per node");
     let go_on = || (!cancel::requested(cancel)).then_some(());
     let n = topo.len();
@@ -491,10 +519,8 @@ pub fn solve_cancellable<T: Topology>(
     stats.no_path = n - order.len();
     stats.max_strahler = strahler.iter().copied().max().unwrap_or(0);
     clock.lap("rivers");
-    Some(Drainage {
+    let drainage = Drainage {
         receivers,
-        filled_m: filled,
-        routing_m: routing,
         catchment_m2,
         kind,
         sea_level_m: params.sea_level_m,
@@ -505,7 +531,8 @@ pub fn solve_cancellable<T: Topology>(
         mouths,
         stats,
         timings_ms: clock.laps,
-    })
+    };
+    Some((drainage, FloodSurfaces { filled_m: filled, routing_m: routing }))
 }
 
 /// The standing water of a surface: the flood, the receivers, the sea, lakes and bays.
