@@ -80,7 +80,7 @@ fn write_common(maps: &GridMaps, dir: &Path) -> Result<(f64, f64), String> {
     write(dir, "splat.png", &png(cols, rows, png::ColorType::Rgba, &maps.splat.concat())?)?;
     write(dir, "water_level.exr", &exr_bytes(rows, cols, &maps.water_level)?)?;
     write(dir, "water_mask.png", &png(cols, rows, png::ColorType::Rgba, &maps.water_mask.concat())?)?;
-    let channel = |k: usize| maps.flow.iter().map(|f| f[k] as f32).collect::<Vec<f32>>();
+    let channel = |k: usize| maps.flow.iter().map(|f| f[k]).collect::<Vec<f32>>();
     let flow = vec![("R", channel(0)), ("G", channel(1)), ("B", channel(2))];
     write(dir, "flow.exr", &exr_channels(rows, cols, flow, Encoding::SMALL_LOSSLESS)?)?;
     write(dir, "foam.png", &png(cols, rows, png::ColorType::Grayscale, &maps.foam)?)?;
@@ -131,7 +131,7 @@ mod tests {
     /// Maps of `side` × `side` cells with every value distinct enough to notice a swap.
     fn sample_maps(side: usize) -> GridMaps {
         let n = side * side;
-        let f = |i: usize, k: f64| ((i * 37 + 11) % 97) as f64 * k - 20.0;
+        let f = |i: usize, k: f32| ((i * 37 + 11) % 97) as f32 * k - 20.0;
         GridMaps {
             rows: side,
             cols: side,
@@ -139,7 +139,7 @@ mod tests {
             heights: (0..n).map(|i| f(i, 1.5)).collect(),
             water_level: (0..n).map(|i| f(i, 0.25)).collect(),
             water_mask: (0..n).map(|i| [(i % 2) as u8 * 255, 0, (i % 3 == 0) as u8 * 255, 255]).collect(),
-            flow: (0..n).map(|i| [(i as f64).cos(), (i as f64).sin(), f(i, 0.01) + 20.0]).collect(),
+            flow: (0..n).map(|i| [(i as f32).cos(), (i as f32).sin(), f(i, 0.01) + 20.0]).collect(),
             foam: (0..n).map(|i| (i * 7 % 256) as u8).collect(),
             splat: (0..n).map(|i| [(i % 256) as u8, 255 - (i % 256) as u8, 0, 0]).collect(),
             control: (0..n)
@@ -169,20 +169,19 @@ mod tests {
         let maps = sample_maps(9);
         let dir = scratch("t3d");
         write_terrain3d(&maps, &dir).expect("write");
-        let as_f32 = |v: &[f64]| v.iter().map(|&x| x as f32).collect::<Vec<f32>>();
         let heights =
             read_dem(&dir.join("heights.exr"), &std::fs::read(dir.join("heights.exr")).expect("read"), None)
                 .expect("heights");
-        assert_eq!(heights.data.iter().map(|&h| h as f32).collect::<Vec<_>>(), as_f32(&maps.heights));
+        assert_eq!(heights.data.iter().map(|&h| h as f32).collect::<Vec<_>>(), maps.heights);
         let control = channels(&dir.join("control.exr"));
         assert_eq!(control.len(), 1);
         assert_eq!(control[0].1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), maps.control);
-        assert_eq!(channels(&dir.join("water_level.exr"))[0].1, as_f32(&maps.water_level));
+        assert_eq!(channels(&dir.join("water_level.exr"))[0].1, maps.water_level);
         let flow = channels(&dir.join("flow.exr"));
         assert_eq!(flow.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(), ["B", "G", "R"]);
         for (k, name) in ["R", "G", "B"].iter().enumerate() {
             let got = &flow.iter().find(|c| c.0 == *name).expect("channel").1;
-            assert_eq!(*got, maps.flow.iter().map(|f| f[k] as f32).collect::<Vec<_>>(), "{name}");
+            assert_eq!(*got, maps.flow.iter().map(|f| f[k]).collect::<Vec<_>>(), "{name}");
         }
         let range: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("heights.r16.json")).expect("json"))
@@ -195,7 +194,11 @@ mod tests {
         )
         .expect("r16");
         let step = (hi - lo) / 65535.0;
-        assert!(r16.data.iter().zip(&maps.heights).all(|(a, b)| (a - b).abs() <= step / 2.0 + 1e-9));
+        assert!(r16
+            .data
+            .iter()
+            .zip(&maps.heights)
+            .all(|(a, &b)| (a - f64::from(b)).abs() <= step / 2.0 + 1e-9));
         assert_eq!(png_bytes(&dir.join("water_mask.png")), maps.water_mask.concat());
         assert_eq!(png_bytes(&dir.join("splat.png")), maps.splat.concat());
         assert_eq!(png_bytes(&dir.join("foam.png")), maps.foam);
@@ -218,7 +221,7 @@ mod tests {
             read_dem(&dir.join("heights.r32"), &std::fs::read(dir.join("heights.r32")).expect("r32"), None)
                 .expect("r32");
         assert_eq!((r32.rows, r32.cols), (513, 513));
-        assert_eq!(r32.data, maps.heights.iter().map(|&h| f64::from(h as f32)).collect::<Vec<_>>());
+        assert_eq!(r32.data, maps.heights.iter().map(|&h| f64::from(h)).collect::<Vec<_>>());
         let _ = std::fs::remove_dir_all(&dir);
         let small = sample_maps(40);
         assert_eq!(write_hterrain(&small, &dir).expect("write"), Some(513));

@@ -143,10 +143,10 @@ fn exr_heights(bytes: &[u8]) -> Result<Array2, String> {
 ///
 /// # Errors
 /// When the encoder fails (it does not for finite input).
-pub fn exr_bytes(rows: usize, cols: usize, values: &[f64]) -> Result<Vec<u8>, String> {
+pub fn exr_bytes<T: Copy + Into<f64>>(rows: usize, cols: usize, values: &[T]) -> Result<Vec<u8>, String> {
     // Heights hardly compress (their low bits are noise): the fast lossless encoding writes
     // them several times quicker for a few per cent more bytes.
-    let heights = vec![("R", values.iter().map(|&v| v as f32).collect())];
+    let heights = vec![("R", values.iter().map(|&v| v.into() as f32).collect())];
     exr_channels(rows, cols, heights, Encoding::FAST_LOSSLESS)
 }
 
@@ -174,13 +174,12 @@ pub fn exr_channels(
 
 /// `values` as raw R16 (little-endian, 0..=65535 from the lowest to the highest value) and
 /// the metres 0 and 65535 stand for.
-pub fn r16_bytes(values: &[f64]) -> (Vec<u8>, (f64, f64)) {
-    let (lo, hi) =
-        values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+pub fn r16_bytes<T: Copy + Into<f64>>(values: &[T]) -> (Vec<u8>, (f64, f64)) {
+    let values = || values.iter().map(|&v| v.into());
+    let (lo, hi) = values().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let span = (hi - lo).max(f64::MIN_POSITIVE);
-    let bytes = values
-        .iter()
-        .flat_map(|&v| (((v - lo) / span * 65535.0).round().clamp(0.0, 65535.0) as u16).to_le_bytes())
+    let bytes = values()
+        .flat_map(|v| (((v - lo) / span * 65535.0).round().clamp(0.0, 65535.0) as u16).to_le_bytes())
         .collect();
     (bytes, (lo, hi))
 }
@@ -198,8 +197,8 @@ fn first_layer(bytes: &[u8]) -> Result<Image<Layer<AnyChannels<FlatSamples>>>, S
 }
 
 /// `values` as raw R32 (32-bit float little-endian, metres).
-pub fn r32_bytes(values: &[f64]) -> Vec<u8> {
-    values.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect()
+pub fn r32_bytes<T: Copy + Into<f64>>(values: &[T]) -> Vec<u8> {
+    values.iter().flat_map(|&v| (v.into() as f32).to_le_bytes()).collect()
 }
 
 /// Every named channel of an EXR's first layer, in the file's (sorted) order, its samples

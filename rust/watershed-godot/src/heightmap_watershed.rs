@@ -182,14 +182,14 @@ impl HeightmapWatershed {
     /// Carved ground, metres (`FORMAT_RF`); null before a build.
     #[func]
     fn get_heights(&self) -> Option<Gd<Image>> {
-        self.float_image(|m| m.heights.iter().map(|&v| v as f32).collect())
+        self.float_image(|m| m.heights.clone())
     }
 
     /// Water surface, metres (`FORMAT_RF`), never NaN: the level on wet cells, the lowest
     /// neighbouring level on dry cells beside water, the ground elsewhere.
     #[func]
     fn get_water_level(&self) -> Option<Gd<Image>> {
-        self.float_image(|m| m.water_level.iter().map(|&v| v as f32).collect())
+        self.float_image(|m| m.water_level.clone())
     }
 
     /// Water mask (`FORMAT_RGBA8`): river, lake, sea, any water in R, G, B, A.
@@ -202,9 +202,7 @@ impl HeightmapWatershed {
     /// speed in m/s; zero where the water stands still or the ground is dry.
     #[func]
     fn get_flow(&self) -> Option<Gd<Image>> {
-        self.image(Format::RGBF, |m| {
-            m.flow.iter().flat_map(|f| f.map(|v| v as f32)).flat_map(f32::to_le_bytes).collect()
-        })
+        self.image(Format::RGBF, |m| m.flow.iter().flatten().flat_map(|v| v.to_le_bytes()).collect())
     }
 
     /// Foam (`FORMAT_L8`): 0 none to 255 white water.
@@ -356,7 +354,8 @@ impl HeightmapWatershed {
     fn read_heights(&self, image: Option<Gd<Image>>) -> Option<(Grid, Vec<f64>)> {
         let who = "HeightmapWatershed.start";
         let cell_m = positive_cell(self.cell_m, who)?;
-        let (rows, cols, heights) = float_pixels(image, who)?;
+        let (rows, cols, pixels) = float_pixels(image, who)?;
+        let heights: Vec<f64> = pixels.into_iter().map(f64::from).collect();
         if let Err(e) = check_heightmap(rows, cols, &heights) {
             godot_error!("{who}: {e}");
             return None;
@@ -400,7 +399,7 @@ const FLOAT_FORMATS: [Format; 8] = [
 /// The red channel of a float image (`FORMAT_RF`, `FORMAT_RH` or their two-, three- and
 /// four-channel kin, as an EXR loads): (rows, cols, values); `None` with an error for no
 /// image or an integer format.
-fn float_pixels(image: Option<Gd<Image>>, who: &str) -> Option<(usize, usize, Vec<f64>)> {
+fn float_pixels(image: Option<Gd<Image>>, who: &str) -> Option<(usize, usize, Vec<f32>)> {
     let Some(image) = image else {
         godot_error!("{who}: no image");
         return None;
@@ -418,8 +417,7 @@ fn float_pixels(image: Option<Gd<Image>>, who: &str) -> Option<(usize, usize, Ve
     };
     let (cols, rows) = (image.get_width().max(0) as usize, image.get_height().max(0) as usize);
     let bytes = image.get_data();
-    let values =
-        bytes.as_slice().chunks_exact(4).map(|b| f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+    let values = bytes.as_slice().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     Some((rows, cols, values.collect()))
 }
 

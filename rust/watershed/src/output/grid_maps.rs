@@ -44,17 +44,17 @@ pub struct GridMaps {
     pub cols: usize,
     /// Edge length of a cell, metres.
     pub cell_m: f64,
-    /// Carved ground, metres.
-    pub heights: Vec<f64>,
+    /// Carved ground, metres (32-bit, as the files and images carry it).
+    pub heights: Vec<f32>,
     /// Water surface, metres: the level on wet cells; on a dry cell beside water the lowest
     /// level of its wet neighbours (so a water mesh reaches under the bank), elsewhere the
-    /// ground. Never NaN.
-    pub water_level: Vec<f64>,
+    /// ground. Never NaN. 32-bit.
+    pub water_level: Vec<f32>,
     /// Water mask: river, lake, sea, any water (R, G, B, A), 0 or 255.
     pub water_mask: Vec<[u8; 4]>,
     /// Flow: the unit direction in the grid's plane (x along a row, y down the rows) and the
-    /// speed, m/s; zeros where the water stands still or the cell is dry.
-    pub flow: Vec<[f64; 3]>,
+    /// speed, m/s; zeros where the water stands still or the cell is dry. 32-bit.
+    pub flow: Vec<[f32; 3]>,
     /// Foam, 0 (none) to 255 (white water): fast water, falls and shores.
     pub foam: Vec<u8>,
     /// Weights of the four [`Layer`]s, summing to 255.
@@ -65,7 +65,7 @@ pub struct GridMaps {
 }
 
 impl GridMaps {
-    /// The maps of `world`.
+    /// The maps of `world`: each read in the world's 64 bits, stored in 32.
     pub fn of(world: &HeightmapWorld) -> Self {
         let grid = &world.grid;
         let wet = |i: usize| world.cover[i] != Cover::Dry;
@@ -73,10 +73,10 @@ impl GridMaps {
             .into_par_iter()
             .map(|i| {
                 if wet(i) {
-                    return world.level[i];
+                    return world.level[i] as f32;
                 }
                 let beside = grid.neighbors(i).filter(|&j| wet(j)).map(|j| world.level[j]).reduce(f64::min);
-                beside.unwrap_or(world.ground[i])
+                beside.unwrap_or(world.ground[i]) as f32
             })
             .collect();
         let water_mask = world
@@ -87,13 +87,13 @@ impl GridMaps {
                 [on(c == Cover::River), on(c == Cover::Lake), on(c == Cover::Sea), on(c != Cover::Dry)]
             })
             .collect();
-        let flow: Vec<[f64; 3]> = world
-            .flows()
-            .into_iter()
-            .map(|v| {
-                let speed = v.truncate().length();
-                let unit = if speed > 0.0 { v.truncate() / speed } else { v.truncate() };
-                [unit.x, unit.y, speed]
+        let flow: Vec<[f32; 3]> = (0..grid.len())
+            .into_par_iter()
+            .map(|i| {
+                let v = world.flow_at(i).truncate();
+                let speed = v.length();
+                let unit = if speed > 0.0 { v / speed } else { v };
+                [unit.x as f32, unit.y as f32, speed as f32]
             })
             .collect();
         let foam = (0..grid.len())
@@ -111,7 +111,7 @@ impl GridMaps {
                         shore = SHORE_FOAM;
                     }
                 }
-                let amount = (flow[i][2] / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore);
+                let amount = (f64::from(flow[i][2]) / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore);
                 unit_byte(amount)
             })
             .collect();
@@ -138,7 +138,7 @@ impl GridMaps {
             rows: grid.height,
             cols: grid.width,
             cell_m: grid.cell_m,
-            heights: world.ground.clone(),
+            heights: world.ground.iter().map(|&g| g as f32).collect(),
             water_level,
             water_mask,
             flow,
@@ -232,8 +232,9 @@ fn source_coordinate(k: usize, side: usize, n: usize) -> f64 {
     k as f64 * (n - 1) as f64 / (side - 1) as f64
 }
 
-/// `values` (`rows` × `cols`, row-major) on `side` × `side` cells, read bilinearly.
-pub fn resample_bilinear(values: &[f64], rows: usize, cols: usize, side: usize) -> Vec<f64> {
+/// `values` (`rows` × `cols`, row-major) on `side` × `side` cells, read bilinearly (in 64
+/// bits).
+pub fn resample_bilinear(values: &[f32], rows: usize, cols: usize, side: usize) -> Vec<f32> {
     (0..side * side)
         .into_par_iter()
         .map(|k| {
@@ -242,10 +243,10 @@ pub fn resample_bilinear(values: &[f64], rows: usize, cols: usize, side: usize) 
             let (r0, c0) = (y.floor() as usize, x.floor() as usize);
             let (r1, c1) = ((r0 + 1).min(rows - 1), (c0 + 1).min(cols - 1));
             let (fy, fx) = (y - r0 as f64, x - c0 as f64);
-            let at = |r: usize, c: usize| values[r * cols + c];
+            let at = |r: usize, c: usize| f64::from(values[r * cols + c]);
             let top = at(r0, c0) + (at(r0, c1) - at(r0, c0)) * fx;
             let bottom = at(r1, c0) + (at(r1, c1) - at(r1, c0)) * fx;
-            top + (bottom - top) * fy
+            (top + (bottom - top) * fy) as f32
         })
         .collect()
 }
@@ -294,12 +295,12 @@ mod tests {
     #[test]
     fn bilinear_resampling_keeps_corners_and_planes() {
         let (rows, cols) = (5, 9);
-        let plane: Vec<f64> =
-            (0..rows * cols).map(|i| 2.0 * (i / cols) as f64 - 0.5 * (i % cols) as f64).collect();
+        let plane: Vec<f32> =
+            (0..rows * cols).map(|i| 2.0 * (i / cols) as f32 - 0.5 * (i % cols) as f32).collect();
         let out = resample_bilinear(&plane, rows, cols, 7);
         for (k, value) in out.iter().enumerate() {
             let (y, x) = (source_coordinate(k / 7, 7, rows), source_coordinate(k % 7, 7, cols));
-            assert!((value - (2.0 * y - 0.5 * x)).abs() < 1e-12, "cell {k}");
+            assert_eq!(*value, (2.0 * y - 0.5 * x) as f32, "cell {k}");
         }
         assert_eq!((out[0], out[48]), (plane[0], plane[rows * cols - 1]));
         let same = resample_nearest(&plane, 5, 9, 2);

@@ -19,7 +19,7 @@ pub fn grid_mesh(
     rows: usize,
     cols: usize,
     cell_m: f64,
-    heights: &[f64],
+    heights: &[f32],
     colors: &[[f32; 3]],
     step: usize,
     keep: &dyn Fn(usize) -> bool,
@@ -36,7 +36,7 @@ pub fn grid_mesh(
     if ys.len() < 2 || xs.len() < 2 {
         return mesh;
     }
-    let at = |r: usize, c: usize| heights[r * cols + c];
+    let at = |r: usize, c: usize| f64::from(heights[r * cols + c]);
     for (j, &r) in ys.iter().enumerate() {
         for (k, &c) in xs.iter().enumerate() {
             let (r0, r1) = (ys[j.saturating_sub(1)], ys[(j + 1).min(ys.len() - 1)]);
@@ -71,7 +71,7 @@ pub fn ground_mesh(
     rows: usize,
     cols: usize,
     cell_m: f64,
-    heights: &[f64],
+    heights: &[f32],
     splat: &[[u8; 4]],
     step: usize,
 ) -> MeshArrays {
@@ -86,7 +86,7 @@ pub fn water_mesh(
     rows: usize,
     cols: usize,
     cell_m: f64,
-    level: &[f64],
+    level: &[f32],
     mask: &[[u8; 4]],
     step: usize,
 ) -> MeshArrays {
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn a_plane_meshes_with_upward_normals_and_kept_quads_only() {
         let (rows, cols) = (5, 7);
-        let heights: Vec<f64> = (0..rows * cols).map(|i| 0.5 * (i % cols) as f64).collect();
+        let heights: Vec<f32> = (0..rows * cols).map(|i| 0.5 * (i % cols) as f32).collect();
         let all = grid_mesh(rows, cols, 2.0, &heights, &[], 2, &|_| true);
         // Rows 0, 2, 4 and columns 0, 2, 4, 6: 12 vertices, 2 x 3 quads.
         assert_eq!((all.positions.len(), all.indices.len()), (12, 36));

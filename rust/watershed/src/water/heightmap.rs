@@ -311,11 +311,6 @@ impl HeightmapWorld {
         mean_flow(&self.carve.reaches, &self.water.reach_flows, &ids, p, 1.0, along)
     }
 
-    /// [`HeightmapWorld::flow_at`] at every cell, in parallel.
-    pub fn flows(&self) -> Vec<DVec3> {
-        (0..self.grid.len()).into_par_iter().map(|i| self.flow_at(i)).collect()
-    }
-
     /// The main river's cells from its source to its mouth: down from the river cell with
     /// the largest catchment, up through the tributary with the largest catchment at every
     /// confluence (the lower index among equals). Empty without rivers.
