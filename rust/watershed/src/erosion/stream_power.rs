@@ -125,8 +125,10 @@ pub(crate) fn stream_power_step<T: Topology>(
             .map(|(o, &held)| held || o.receiver().is_none())
             .collect();
         diffuse(topo, heights, &fixed, model.diffusion_m2_per_yr * dt);
-        for (h, _) in heights.iter_mut().zip(&fixed).filter(|(_, &fixed)| !fixed) {
-            *h = h.max(tectonics.floor_m);
+        if tectonics.floor_m > f64::NEG_INFINITY {
+            for (h, _) in heights.iter_mut().zip(&fixed).filter(|(_, &fixed)| !fixed) {
+                *h = h.max(tectonics.floor_m);
+            }
         }
     }
 }
@@ -189,10 +191,17 @@ fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt:
     let worst = laplacian.worst_stiffness();
     let substeps = (kappa_dt * worst / 0.45).ceil().clamp(1.0, MAX_DIFFUSION_SUBSTEPS as f64);
     let h = (kappa_dt / substeps).min(0.45 / worst.max(f64::MIN_POSITIVE));
-    let mut next = vec![0.0; topo.len()];
-    for _ in 0..substeps as usize {
-        laplacian.step(heights, fixed, h, &mut next);
-        heights.copy_from_slice(&next);
+    // Sub-steps alternate between `heights` and a second buffer.
+    let mut other = vec![0.0; topo.len()];
+    let substeps = substeps as usize;
+    for k in 0..substeps {
+        match k % 2 {
+            0 => laplacian.step(heights, fixed, h, &mut other),
+            _ => laplacian.step(&other, fixed, h, heights),
+        }
+    }
+    if substeps % 2 == 1 {
+        heights.copy_from_slice(&other);
     }
 }
 
@@ -274,17 +283,32 @@ impl<'a, T: Topology> Laplacian<'a, T> {
             for col in (0..first).chain(last..w) {
                 out[col] = general(row * w + col);
             }
-            for (col, out) in out.iter_mut().enumerate().take(last).skip(first) {
-                let i = row * w + col;
-                *out = if fixed[i] {
-                    z[i]
-                } else {
-                    let mut pull = 0.0;
-                    for (j, inverse_square) in grid.inner_neighbours(i).into_iter().zip(weights) {
-                        pull += (z[j] - z[i]) * inverse_square;
-                    }
-                    z[i] + h * 4.0 / 8.0 * pull
-                };
+            if first >= last {
+                return;
+            }
+            // The rows above, at and below, read as slices: the neighbours of
+            // `Grid::inner_neighbours`, summed in its order.
+            let (up, at, down) =
+                (&z[(row - 1) * w..row * w], &z[row * w..(row + 1) * w], &z[(row + 1) * w..(row + 2) * w]);
+            let fixed = &fixed[row * w..(row + 1) * w];
+            for col in first..last {
+                let zi = at[col];
+                let around = [
+                    up[col - 1],
+                    up[col],
+                    up[col + 1],
+                    at[col - 1],
+                    at[col + 1],
+                    down[col - 1],
+                    down[col],
+                    down[col + 1],
+                ];
+                let mut pull = 0.0;
+                for (zj, inverse_square) in around.into_iter().zip(weights) {
+                    pull += (zj - zi) * inverse_square;
+                }
+                let moved = zi + h * 4.0 / 8.0 * pull;
+                out[col] = if fixed[col] { zi } else { moved };
             }
         });
     }
