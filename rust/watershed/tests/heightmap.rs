@@ -3,7 +3,7 @@
 //! and gives the same bytes with any thread count.
 
 use watershed::testkit;
-use watershed::{Cover, Grid, HeightmapParams, HeightmapWorld, NodeKind, Topology};
+use watershed::{Cover, Grid, HeightmapParams, HeightmapWorld, NodeKind, ReachEnd, Topology};
 
 /// A valley `n` cells square of one-metre cells falling `fall` per row towards row `n - 1`,
 /// its floor along the middle column and its sides rising `side` per cell away from it.
@@ -36,6 +36,21 @@ fn a_straight_valley_carries_a_river_whose_surface_never_rises() {
     assert!(wet.len() > 20, "the valley floor is wet over most of its length: {}", wet.len());
     for w in wet.windows(2) {
         assert!(w[1] <= w[0] + 1e-9, "the surface rises downstream: {} then {}", w[0], w[1]);
+    }
+    // On an evenly falling stretch the level read at a cell (the bell-weighted mix of the
+    // reaches around it) is the water table's own level at the node, to a millimetre; only
+    // the source, where no reach comes in to mix with, stands apart.
+    let centre: Vec<(usize, f64)> = (0..64)
+        .map(|row| row * 64 + mid)
+        .filter_map(|i| world.carve.reach_from(i).map(|k| (i, world.water.reach_levels[k.0 as usize][0])))
+        .collect();
+    assert!(centre.len() > 20, "{} reaches on the centre line", centre.len());
+    for &(i, table) in &centre[1..] {
+        assert!(
+            (world.level[i] - table).abs() < 1e-3,
+            "cell {i}: {} against the table's {table}",
+            world.level[i]
+        );
     }
     let stats = world.stats();
     assert_eq!(stats.uphill_water, 0);
@@ -78,7 +93,7 @@ fn a_river_into_the_sea_comes_down_to_its_level() {
 fn a_lake_is_flat_at_its_spill_level() {
     // A bowl in the valley floor, deeper than the lake minimum.
     let (grid, mut heights) = valley(64, 0.05, 0.3, 10.0);
-    for row in 20..30 {
+    for row in 40..50 {
         for col in 28..37 {
             heights[row * 64 + col] -= 3.0;
         }
@@ -93,6 +108,17 @@ fn a_lake_is_flat_at_its_spill_level() {
     assert!(flat * 4 > lake.len() * 3, "{flat} of {} lake cells at the spill level", lake.len());
     for &i in &lake {
         assert!(world.cover[i] != Cover::Dry && world.level[i] >= level);
+    }
+    // No dip before the mouth: down the centre line to the bowl (rows 40..50) the surface
+    // falls to the lake's level and never under it.
+    let inflow: Vec<usize> =
+        (0..40).map(|row| row * 64 + 32).filter(|&i| world.cover[i] != Cover::Dry).collect();
+    assert!(inflow.len() > 10, "a river runs into the lake: {} wet cells", inflow.len());
+    for w in inflow.windows(2) {
+        assert!(world.level[w[1]] <= world.level[w[0]], "the surface rises at cell {}", w[1]);
+    }
+    for i in inflow {
+        assert!(world.level[i] >= level, "cell {i}: {} under the lake's {level}", world.level[i]);
     }
 }
 
