@@ -3,7 +3,7 @@
 //! and gives the same bytes with any thread count.
 
 use watershed::testkit;
-use watershed::{Cover, Grid, HeightmapParams, HeightmapWorld, NodeKind, ReachEnd, Topology};
+use watershed::{Cover, Grid, HeightmapParams, HeightmapWorld, NodeKind, Topology};
 
 /// A valley `n` cells square of one-metre cells falling `fall` per row towards row `n - 1`,
 /// its floor along the middle column and its sides rising `side` per cell away from it.
