@@ -492,12 +492,13 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
     let never = AtomicBool::new(false);
     for _ in 0..runs {
         // The heap's peak above what it held before the input was copied, by stage.
+        heap::start();
         let base = heap::live_bytes();
         heap::reset_peak();
         let stage_peaks = Mutex::new(Vec::new());
         let note_peak = |stage: &'static str, _done: f64| {
             if let Ok(mut peaks) = stage_peaks.lock() {
-                peaks.push((stage, heap::peak_bytes().saturating_sub(base)));
+                peaks.push((stage, heap::peak_bytes().saturating_sub(base).max(0) as usize));
             }
             heap::reset_peak();
         };
@@ -512,7 +513,7 @@ fn grid_world(world: &WorldSettings, edge: usize, runs: usize) {
             black_box(GridMaps::of(&built));
         });
         let mut peaks = stage_peaks.into_inner().unwrap_or_default();
-        peaks.push(("maps", heap::peak_bytes().saturating_sub(base)));
+        peaks.push(("maps", heap::peak_bytes().saturating_sub(base).max(0) as usize));
         heap_peaks = peaks;
         totals.push(pipeline_ms);
         for (stage, ms) in built.timings_ms.iter().copied().chain([("maps", maps_ms)]) {

@@ -354,12 +354,10 @@ impl Carve {
                 spilling[o] = Some(spilling[o].map_or(lake.level_m, |l| l.max(lake.level_m)));
             }
         }
-        let mut joining = vec![f64::INFINITY; river_nodes.len()];
+        let mut joining = vec![f64::INFINITY; reach_count];
         for (&i, b) in rivers.iter().zip(&beds) {
-            let r = receiver(i);
-            if is_river(r) {
-                let s = slot[r] as usize;
-                joining[s] = joining[s].min(b[b.len() - 1]);
+            if let Some(next) = reach_of(receiver(i)) {
+                joining[next] = joining[next].min(b[b.len() - 1]);
             }
         }
         for (k, &i) in rivers.iter().enumerate() {

@@ -87,34 +87,16 @@ impl GridMaps {
                 [on(c == Cover::River), on(c == Cover::Lake), on(c == Cover::Sea), on(c != Cover::Dry)]
             })
             .collect();
-        let flow: Vec<[f32; 3]> = (0..grid.len())
+        // Flow and foam in one pass, so foam reads the speed in 64 bits.
+        let (flow, foam): (Vec<[f32; 3]>, Vec<u8>) = (0..grid.len())
             .into_par_iter()
             .map(|i| {
                 let v = world.flow_at(i).truncate();
                 let speed = v.length();
                 let unit = if speed > 0.0 { v / speed } else { v };
-                [unit.x as f32, unit.y as f32, speed as f32]
+                ([unit.x as f32, unit.y as f32, speed as f32], foam_at(world, i, speed))
             })
-            .collect();
-        let foam = (0..grid.len())
-            .into_par_iter()
-            .map(|i| {
-                if !wet(i) {
-                    return 0;
-                }
-                let mut shore = 0.0f64;
-                let mut fall = 0.0f64;
-                for j in grid.neighbors(i) {
-                    if wet(j) {
-                        fall = fall.max((world.level[i] - world.level[j]) / grid.distance_m(i, j));
-                    } else {
-                        shore = SHORE_FOAM;
-                    }
-                }
-                let amount = (f64::from(flow[i][2]) / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore);
-                unit_byte(amount)
-            })
-            .collect();
+            .unzip();
         let splat = (0..grid.len())
             .into_par_iter()
             .map(|i| {
@@ -176,6 +158,26 @@ impl GridMaps {
 pub fn hterrain_side(rows: usize, cols: usize) -> usize {
     let n = rows.max(cols);
     HTERRAIN_SIDES.into_iter().min_by_key(|&s| (s.abs_diff(n), usize::MAX - s)).unwrap_or(HTERRAIN_SIDES[0])
+}
+
+/// Foam at cell `i` of `world` where the water runs at `speed_m_s`, 0..=255: fast water,
+/// a falling surface and shores; none on dry ground.
+fn foam_at(world: &HeightmapWorld, i: usize, speed_m_s: f64) -> u8 {
+    let grid = &world.grid;
+    let wet = |i: usize| world.cover[i] != Cover::Dry;
+    if !wet(i) {
+        return 0;
+    }
+    let mut shore = 0.0f64;
+    let mut fall = 0.0f64;
+    for j in grid.neighbors(i) {
+        if wet(j) {
+            fall = fall.max((world.level[i] - world.level[j]) / grid.distance_m(i, j));
+        } else {
+            shore = SHORE_FOAM;
+        }
+    }
+    unit_byte((speed_m_s / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore))
 }
 
 /// Terrain3D's 32-bit control word: base texture id (5 bits from bit 27), overlay texture
