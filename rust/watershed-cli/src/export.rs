@@ -37,7 +37,7 @@ pub fn sphere(world: &WorldSettings, out: &Path) -> Result<(), String> {
     save(out, "neighbors.npy", &[neighbors.len()], &neighbors)?;
     save(out, "receivers.npy", &[n], &d.receiver_indices())?;
     save(out, "catchment_m2.npy", &[n], &d.catchment_m2)?;
-    save_from(out, "water_level.npy", &[n], (0..n).map(|i| d.water_level_m(i)))?;
+    save_from(out, "water_level.npy", &[n], d.water_levels_m())?;
     save(out, "kind.npy", &[n], &kind)?;
     println!("{}: {n} nodes -> {}", world.name, out.display());
     Ok(())

@@ -213,10 +213,7 @@ impl DrainageSolver {
     /// Standing water level of every node (sea or lake level), NaN elsewhere.
     #[func]
     fn levels(&self) -> PackedFloat32Array {
-        let l = self
-            .world
-            .iter()
-            .flat_map(|w| (0..w.drainage.kind.len()).map(|i| w.drainage.water_level_m(i) as f32));
+        let l = self.world.iter().flat_map(|w| w.drainage.water_levels_m().map(|l| l as f32));
         PackedFloat32Array::from(l.collect::<Vec<_>>())
     }
 

@@ -67,8 +67,7 @@ impl Terrain {
         for r in d.receiver_indices() {
             h.update(r.to_le_bytes());
         }
-        let levels = (0..d.kind.len()).map(|i| d.water_level_m(i));
-        for v in d.catchment_m2.iter().copied().chain(levels) {
+        for v in d.catchment_m2.iter().copied().chain(d.water_levels_m()) {
             h.update(v.to_le_bytes());
         }
         hex(&h.finalize())

@@ -202,6 +202,11 @@ impl Drainage {
         }
     }
 
+    /// [`Drainage::water_level_m`] of every node in index order, metres.
+    pub fn water_levels_m(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
+        (0..self.kind.len()).map(|i| self.water_level_m(i))
+    }
+
     /// Every node's receiver as a flat index, -1 where the water stops (sea, edge, sink):
     /// the form file formats and engines take.
     pub fn receiver_indices(&self) -> Vec<i64> {
