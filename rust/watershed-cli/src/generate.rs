@@ -4,7 +4,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
-use watershed::{render_globe, render_map, GlobeView, Image, World, WorldSettings};
+use watershed::{
+    render_biome_map, render_globe, render_map, Biomes, Climate, GlobeView, Image, SiteRules, Sites, World,
+    WorldSettings, BIOMES,
+};
 
 /// Picture sizes in pixels.
 pub struct Sizes {
@@ -17,7 +20,8 @@ pub struct Sizes {
 /// Equal-area sample size for the report's height statistics.
 const STATS_SAMPLES: usize = 100_000;
 
-/// Renders `world` into `out` (created if missing): map.png, globe.png, report.json.
+/// Renders `world` into `out` (created if missing): map.png, globe.png, biomes.png,
+/// report.json.
 pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let start = Instant::now();
@@ -29,7 +33,13 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     let heights = planet.heights(&dirs);
     let stats_ms = ms(t);
 
-    let rows = (sizes.map_width.max(2) / 2 + sizes.map_width.max(2) / 2 + sizes.globe_size.max(2)) as u64;
+    let t = Instant::now();
+    let climate = Climate::of(&solved);
+    let biomes = Biomes::of(&solved, &climate);
+    let sites = Sites::of(&solved, &SiteRules::default());
+    let life_ms = ms(t);
+
+    let rows = (4 * (sizes.map_width.max(2) / 2) + sizes.globe_size.max(2)) as u64;
     let bar = ProgressBar::new(rows).with_message(format!("rendering {}", world.name));
     bar.set_style(
         ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} rows ({eta})")
@@ -38,16 +48,20 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     );
     let tick = |n: u64| bar.inc(n);
     let t = Instant::now();
-    let map = render_map(&solved, sizes.map_width, &tick);
+    let map = render_map(&solved, &climate, sizes.map_width, &tick);
     let map_ms = ms(t);
     let t = Instant::now();
-    let globe = render_globe(&solved, sizes.globe_size, GlobeView::default(), &tick);
+    let biome_map = render_biome_map(&solved, &climate, sizes.map_width, &tick);
+    let biome_map_ms = ms(t);
+    let t = Instant::now();
+    let globe = render_globe(&solved, &climate, sizes.globe_size, GlobeView::default(), &tick);
     let globe_ms = ms(t);
     bar.finish_and_clear();
 
     let t = Instant::now();
     save(&map, &out.join("map.png"))?;
     save(&globe, &out.join("globe.png"))?;
+    save(&biome_map, &out.join("biomes.png"))?;
     let write_ms = ms(t);
 
     let digests = watershed::world_digests(world, planet);
@@ -69,15 +83,19 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "ground": ground_report(&solved),
         "carve": carve_report(&solved),
         "water": water_report(&solved),
+        "life": life_report(&solved, &climate, &biomes, &sites),
         "images": {
             "map.png": [map.width, map.height],
             "globe.png": [globe.width, globe.height],
+            "biomes.png": [biome_map.width, biome_map.height],
         },
         "timing_ms": {
             "height_stats": stats_ms,
             "solve": solved.timings_ms.iter().map(|(k, v)| (k.to_string(), json!((v * 10.0).round() / 10.0))).collect::<serde_json::Map<_, _>>(),
             "map": map_ms,
             "globe": globe_ms,
+            "life": life_ms,
+            "biome_map": biome_map_ms,
             "write_png": write_ms,
             "total": ms(start),
         },
@@ -86,7 +104,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     let path = out.join("report.json");
     std::fs::write(&path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     println!(
-        "{}: map {}x{}, globe {}x{}, land {:.1}%, heights {:.1}..{:.1} m, {} river nodes, {} lakes, {} mouths, uphill {}, {:.0} ms -> {}",
+        "{}: map {}x{}, globe {}x{}, land {:.1}%, heights {:.1}..{:.1} m, {} river nodes, {} lakes, {} mouths, uphill {}, {}, {:.0} ms -> {}",
         world.name,
         map.width,
         map.height,
@@ -99,10 +117,56 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         solved.drainage.stats.lakes,
         solved.drainage.stats.mouths,
         solved.drainage.stats.uphill,
+        match (&sites.village, &sites.why_not) {
+            (Some(_), _) => format!("a village and {} hamlets", sites.hamlets.len()),
+            (None, why) => format!("no village ({})", why.as_deref().unwrap_or("no site")),
+        },
         ms(start),
         out.display()
     );
     Ok(())
+}
+
+/// Climate, biome shares of the dry land, the sites and the playability figures.
+fn life_report(world: &World, climate: &Climate, biomes: &Biomes, sites: &Sites) -> serde_json::Value {
+    let dry: Vec<usize> = (0..biomes.node.len()).filter(|&i| biomes.node[i].is_some()).collect();
+    let mean = |v: &[f64]| dry.iter().map(|&i| v[i]).sum::<f64>() / dry.len().max(1) as f64;
+    let place = |dir: watershed::DVec3| {
+        let (lat, lon) = watershed::lat_lon_rad(dir);
+        json!({ "lat_deg": lat.to_degrees(), "lon_deg": lon.to_degrees() })
+    };
+    let site = |s: &watershed::Site| {
+        json!({
+            "at": place(s.dir),
+            "height_m": s.height_m,
+            "score": s.score,
+            "slope_deg": s.slope_deg,
+            "walk_to_water_m": s.walk_to_water_m,
+            "above_water_m": s.above_water_m,
+        })
+    };
+    let fractions = biomes.fractions();
+    json!({
+        "climate": {
+            "mean_land_temperature_c": mean(&climate.temperature_c),
+            "mean_land_moisture": mean(&climate.moisture),
+            "land_in_rain_shadow": dry.iter().filter(|&&i| climate.shadow[i] > 0.5).count() as f64 / dry.len().max(1) as f64,
+        },
+        "biomes": BIOMES.iter().zip(fractions).map(|(b, f)| (b.name().to_string(), json!(f))).collect::<serde_json::Map<_, _>>(),
+        "village": sites.village.as_ref().map(site),
+        "why_no_village": sites.why_not,
+        "village_sites_found": sites.candidates,
+        "hamlets": sites.hamlets.iter().map(site).collect::<Vec<_>>(),
+        "mill": sites.mill.map(|(dir, reach)| json!({ "at": place(dir), "reach": reach, "discharge_m3_s": world.reach_flow_at(dir).map(|f| f.discharge_m3_s) })),
+        "spawn": sites.spawn.map(|s| json!({
+            "at": place(s.dir),
+            "height_m": s.height_m,
+            "to_coast_m": s.to_coast_m,
+            "to_village_m": s.to_village_m,
+        })),
+        "walkable_land": sites.walkable,
+        "impassable_land": sites.impassable,
+    })
 }
 
 /// The drainage counts and invariants of the solved world.

@@ -9,8 +9,8 @@ use godot::classes::{
 use godot::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
-use watershed::{select_chunks, ChunkKey, MeshArrays, World};
+use std::sync::{Arc, OnceLock};
+use watershed::{select_chunks, ChunkKey, Climate, MeshArrays, World};
 
 /// A chunk's ground and river-and-lake water meshes built on a worker thread, on their way
 /// to the main thread.
@@ -19,7 +19,8 @@ type BuiltChunk = (ChunkKey, MeshArrays, MeshArrays);
 /// A chunked cube-sphere mesh of the carved ground around a viewer: chunks split while the
 /// viewer is within `split_factor` chunk widths, meshes built on worker threads and applied
 /// here on the main thread, collision on the finest chunks, vertex colours from the world's
-/// look, and the rivers' and lakes' surfaces with each chunk when `water_material` is set.
+/// look and biomes (its climate worked out once per solve, on the first worker that needs
+/// it), and the rivers' and lakes' surfaces with each chunk when `water_material` is set.
 /// Reads the solved world of `solver`; the planet's centre is this node's origin.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
@@ -57,6 +58,8 @@ pub struct PlanetTerrain {
     shown: BTreeSet<ChunkKey>,
     results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
     in_flight: usize,
+    /// The solved world the chunks show and its climate, filled by the first chunk built.
+    climate: Option<(Arc<World>, Arc<OnceLock<Climate>>)>,
     base: Base<Node3D>,
 }
 
@@ -91,13 +94,22 @@ impl INode3D for PlanetTerrain {
             select_chunks(world.settings.radius_m, local, self.split_factor, level).into_iter().collect();
         let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
         let with_water = self.water_material.is_some();
+        let climate = match &self.climate {
+            Some((shown, climate)) if Arc::ptr_eq(shown, &world) => climate.clone(),
+            _ => {
+                let climate = Arc::new(OnceLock::new());
+                self.climate = Some((world.clone(), climate.clone()));
+                climate
+            }
+        };
         for &key in wanted.difference(&self.shown) {
             self.in_flight += 1;
-            let (world, tx) = (world.clone(), tx.clone());
+            let (world, tx, climate) = (world.clone(), tx.clone(), climate.clone());
             rayon::spawn(move || {
                 let skirt = world.settings.relief_m * 0.02 + 2.0;
                 let water = if with_water { world.water_chunk_mesh(key, res) } else { MeshArrays::default() };
-                let _ = tx.send((key, world.chunk_mesh(key, res, skirt), water));
+                let climate = climate.get_or_init(|| Climate::of(&world));
+                let _ = tx.send((key, world.chunk_mesh(climate, key, res, skirt), water));
             });
         }
         self.wanted = wanted;

@@ -22,12 +22,16 @@
 //!    table, and answers every water question ([`World::water_at`], [`World::flow_at`],
 //!    [`World::submersion`], mill rates); [`Hull`] floats bodies on it
 //!    ([`World::hull_forces`]).
-//! 6. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
+//! 6. **`life/`** — what lives on the solved world, read from it and never written back:
+//!    [`Climate`] (temperature from latitude, altitude and the climate bias; moisture from
+//!    the water nearby and rain shadows), [`Biome`]s, [`Sites`] (the village, hamlets, the
+//!    mill and the spawn).
+//! 7. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
 //!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), voxel blocks
 //!    ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
 //!    the water table), streaming ([`ReachStreamer`]), `.npy` files ([`read_array2`],
 //!    [`write_npy`]).
-//! 7. **`checks/`** — invariants and counts ([`World::water_stats`], [`World::carve_stats`],
+//! 8. **`checks/`** — invariants and counts ([`World::water_stats`], [`World::carve_stats`],
 //!    the teleport check, [`world_probes`]), SHA-256 over raw IEEE bytes
 //!    ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost before it
 //!    runs ([`estimate_solve`], [`check_solve_memory`], from the stages' constants), apart
@@ -59,6 +63,7 @@ mod checks;
 mod drainage;
 mod erosion;
 mod ground;
+mod life;
 mod math;
 mod output;
 mod settings;
@@ -97,6 +102,9 @@ pub use ground::lattice::FibonacciLattice;
 pub use ground::region::sample_region;
 pub use ground::surface::{GridSurface, PlanetSurface, Surface};
 pub use ground::topology::{NodeId, Topology};
+pub use life::biome::{altitude, beach_band_m, node_slope_deg, Biome, Biomes, Conditions, BIOMES};
+pub use life::climate::{temperature_c, upwind, Climate};
+pub use life::sites::{footprint_slope_deg, in_sight, Site, SiteRules, Sites, Spawn};
 pub use math::rng::SplitMix64;
 pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use output::grid_maps::{
@@ -110,7 +118,8 @@ pub use output::npy::{
     read_array2, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };
 pub use output::render::{
-    render_accumulation, render_globe, render_map, render_relief, GlobeView, Image, Progress,
+    render_accumulation, render_biome_map, render_globe, render_map, render_relief, GlobeView, Image,
+    Progress,
 };
 pub use output::section::{render_grid_profile, render_section};
 pub use output::stream::{reaches_within, ReachStreamer, StreamUpdate};

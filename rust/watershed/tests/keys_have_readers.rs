@@ -46,8 +46,9 @@ fn alternate(spec: &KeySpec, current: KeyValue) -> KeyValue {
 fn outputs(world: &WorldSettings) -> Vec<String> {
     let solved = World::build(world);
     let d = world_digests(world, &solved.planet);
-    let map = render_map(&solved, 256, &|_| {});
-    let globe = render_globe(&solved, 96, GlobeView::default(), &|_| {});
+    let climate = watershed::Climate::of(&solved);
+    let map = render_map(&solved, &climate, 256, &|_| {});
+    let globe = render_globe(&solved, &climate, 96, GlobeView::default(), &|_| {});
     let bytes = |img: &watershed::Image| watershed::digest_f64(img.rgb.iter().map(|&b| f64::from(b)));
     vec![
         d.heights,

@@ -2,7 +2,7 @@
 //! water on the rivers and lakes.
 
 use watershed::testkit::{self, QUICK_WORLD};
-use watershed::{select_chunks, DVec3, ReachId};
+use watershed::{select_chunks, Climate, DVec3, ReachId};
 
 fn check_indices(mesh: &watershed::MeshArrays) {
     assert_eq!(mesh.indices.len() % 3, 0);
@@ -17,8 +17,9 @@ fn terrain_chunks_sit_on_the_carved_ground_and_face_out() {
     let r = world.settings.radius_m;
     let viewer = world.lattice.positions()[0] * (r + 30.0);
     let chunks = select_chunks(r, viewer, 1.5, 5);
+    let climate = Climate::of(world);
     for key in chunks.iter().step_by(7) {
-        let mesh = world.chunk_mesh(*key, 8, 5.0);
+        let mesh = world.chunk_mesh(&climate, *key, 8, 5.0);
         check_indices(&mesh);
         let surface = 81;
         for p in &mesh.positions[..surface] {

@@ -6,8 +6,8 @@ use std::path::Path;
 
 /// The stages in the order the data flows; shared helpers first, the test fixture last.
 const STAGES: &[&str] = &[
-    "math", "cancel", "settings", "ground", "drainage", "erosion", "carve", "water", "output", "checks",
-    "testkit",
+    "math", "cancel", "settings", "ground", "drainage", "erosion", "carve", "water", "life", "output",
+    "checks", "testkit",
 ];
 
 fn stage_of(top: &str) -> Option<usize> {

@@ -1,8 +1,16 @@
-//! The world's look: ground and water colour from height, slope and latitude.
+//! The world's look: ground colour from the biome rules (height, slope, temperature,
+//! moisture), water colour from depth and latitude.
 //!
-//! One place turns the look keys into colour, for the CLI's pictures today and as the
-//! reference the terrain and ocean shaders follow later.
+//! One place turns the look keys into colour, for the CLI's pictures and the mesh
+//! terrain's vertex colours.
 
+use crate::life::biome::{
+    altitude, beach_band_m, DESERT_C, DESERT_MOISTURE, FOREST_MOISTURE, SNOW_C, TREE_LINE_C,
+    WETLAND_MOISTURE, WETLAND_SLOPE_DEG,
+};
+use crate::life::climate::temperature_c;
+#[cfg(doc)]
+use crate::life::climate::Climate;
 use crate::math::geometry::smoothstep;
 use crate::settings::{LookFamily, WorldSettings};
 
@@ -25,15 +33,21 @@ pub fn under_sea(settings: &WorldSettings, height_m: f64) -> bool {
 }
 
 /// Colour of bare ground at `height_m` above the datum, on a slope of `slope_deg`, at
-/// latitude `lat_rad`, following the world's look family, palette, climate and knobs.
-pub fn ground_color(settings: &WorldSettings, height_m: f64, slope_deg: f64, lat_rad: f64) -> Color {
+/// latitude `lat_rad`, with `moisture` (0..=1, [`Climate::moisture_at`]): the biome rules'
+/// blend, so snow lies where it is below freezing ([`temperature_c`]), forest grows where it
+/// is wet and warm enough, desert where it is dry and hot, in the world's palette and look
+/// family.
+pub fn ground_color(
+    settings: &WorldSettings,
+    height_m: f64,
+    slope_deg: f64,
+    lat_rad: f64,
+    moisture: f64,
+) -> Color {
     let look = &settings.look;
     let relief = settings.relief_m;
-    let shore = if settings.sea { settings.sea_level_m } else { -relief };
-    let above = height_m - shore;
-    let alt = (above / (relief - shore).max(1.0)).clamp(0.0, 1.0);
-    let wet = 0.5 + 0.5 * settings.climate;
-    let polar = libm::sin(lat_rad).abs();
+    let alt = altitude(settings, height_m);
+    let t = temperature_c(settings, height_m, lat_rad);
 
     let (sand, grass, forest, rock, snow) = (
         look.sand_color.to_f64(),
@@ -42,38 +56,43 @@ pub fn ground_color(settings: &WorldSettings, height_m: f64, slope_deg: f64, lat
         look.rock_color.to_f64(),
         look.snow_color.to_f64(),
     );
-    let mut forest_w = smoothstep(0.35, 0.65, wet + 0.4 * (0.4 - alt)) * (1.0 - smoothstep(0.45, 0.7, alt));
+    let warm = smoothstep(TREE_LINE_C - 2.0, TREE_LINE_C + 1.0, t);
+    let mut forest_w = smoothstep(FOREST_MOISTURE - 0.1, FOREST_MOISTURE + 0.1, moisture) * warm;
+    let wetland_w = smoothstep(WETLAND_MOISTURE - 0.05, WETLAND_MOISTURE + 0.03, moisture)
+        * (1.0 - smoothstep(WETLAND_SLOPE_DEG - 1.0, WETLAND_SLOPE_DEG + 2.0, slope_deg))
+        * warm;
+    let desert_w = (1.0 - smoothstep(DESERT_MOISTURE - 0.08, DESERT_MOISTURE + 0.05, moisture))
+        * smoothstep(DESERT_C - 3.0, DESERT_C + 2.0, t);
     let mut ground = grass;
     let mut rock_c = rock;
-    let mut snow_drop = 0.3;
     match look.family {
-        LookFamily::Temperate => {}
+        LookFamily::Temperate | LookFamily::Glacial => {}
         LookFamily::Volcanic => {
             // Ash plains: open ground is mostly rock dust; green only in wet lowlands.
-            ground = mix(rock, grass, 0.2 + 0.5 * wet * (1.0 - alt));
+            ground = mix(rock, grass, 0.2 + 0.5 * moisture * (1.0 - alt));
             forest_w *= 0.5 * (1.0 - alt);
             rock_c = scale(rock, 0.75);
         }
         LookFamily::Desert => {
-            forest_w = 0.0;
-            ground = mix(grass, sand, 1.0 - smoothstep(0.12, 0.4, alt));
             // Banded strata on exposed rock.
             let band = libm::sin(height_m / (0.03 * relief) * std::f64::consts::TAU);
             rock_c = scale(rock, 0.85 + 0.15 * band);
         }
-        LookFamily::Glacial => snow_drop = 1.1,
     }
-    let mut c = mix(ground, forest, forest_w);
+    let mut c = mix(ground, sand, desert_w);
+    c = mix(c, mix(ground, rock, 0.45), 1.0 - warm);
+    c = mix(c, forest, forest_w);
+    c = mix(c, mix(forest, look.shallows_color.to_f64(), 0.35), wetland_w);
     if settings.sea {
-        let beach_m = (0.015 * relief).max(3.0);
+        let beach_m = beach_band_m(settings);
+        let above = height_m - settings.sea_level_m;
         c = mix(c, sand, 1.0 - smoothstep(0.5 * beach_m, beach_m, above));
     }
     let cliff = look.cliff_slope_deg;
     let rock_w = smoothstep(cliff - 6.0, cliff + 6.0, slope_deg).max(0.6 * smoothstep(0.75, 0.95, alt));
     c = mix(c, rock_c, rock_w);
-    let line = relief * (look.snow_line + 0.15 * settings.climate - snow_drop * polar * polar);
-    let band = 0.04 * relief;
-    let snow_w = smoothstep(line - band, line + band, height_m) * (1.0 - smoothstep(50.0, 65.0, slope_deg));
+    let snow_w =
+        (1.0 - smoothstep(SNOW_C - 1.5, SNOW_C + 0.5, t)) * (1.0 - smoothstep(50.0, 65.0, slope_deg));
     mix(c, snow, snow_w)
 }
 

@@ -6,6 +6,7 @@
 
 use crate::carve::terrain::Terrain;
 use crate::carve::{profile_at, ReachId};
+use crate::life::climate::Climate;
 use crate::math::sphere;
 use crate::output::look;
 use crate::water::levels::SEA_CLEARANCE_M;
@@ -118,9 +119,9 @@ pub fn select_chunks(radius_m: f64, viewer: DVec3, split_factor: f64, max_level:
 
 impl Terrain {
     /// The mesh of terrain chunk `key`: `res` × `res` quads of carved ground coloured by the
-    /// world's look, with a skirt hanging `skirt_m` down its edges to hide seams between
+    /// world's look under `climate` (the biome rules of [`look::ground_color`]), with a skirt hanging `skirt_m` down its edges to hide seams between
     /// levels of detail.
-    pub fn chunk_mesh(&self, key: ChunkKey, res: usize, skirt_m: f64) -> MeshArrays {
+    pub fn chunk_mesh(&self, climate: &Climate, key: ChunkKey, res: usize, skirt_m: f64) -> MeshArrays {
         let res = res.max(1);
         let radius = self.settings.radius_m;
         let side = res + 1;
@@ -137,7 +138,8 @@ impl Terrain {
             let normal = if normal.dot(dirs[k]) < 0.0 { -normal } else { normal };
             let slope_deg = libm::acos(normal.dot(dirs[k]).clamp(-1.0, 1.0)).to_degrees();
             let (lat, _) = sphere::lat_lon_rad(dirs[k]);
-            let colour = look::ground_color(&self.settings, heights[k], slope_deg, lat);
+            let moisture = climate.moisture_at(&self.lattice, dirs[k]);
+            let colour = look::ground_color(&self.settings, heights[k], slope_deg, lat, moisture);
             mesh.positions.push(points[k].as_vec3().to_array());
             mesh.normals.push(normal.as_vec3().to_array());
             mesh.colors.push(colour.map(|c| c as f32));

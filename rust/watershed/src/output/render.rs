@@ -7,6 +7,8 @@
 //! so the bytes are the same with any thread count.
 
 use crate::carve::{profile_at, ReachEnd};
+use crate::life::biome::{altitude, Biome, Conditions};
+use crate::life::climate::{temperature_c, Climate};
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
 use crate::output::look::{self, Color};
@@ -33,9 +35,45 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 const SHADE_EXAGGERATION: f64 = 2.5;
 
 /// Shaded relief on an equirectangular map `width` × `width / 2` pixels: longitude -180°
-/// at the left edge, north at the top, hypsometric tint and sea depth from the world's look,
-/// lakes and rivers from the drainage.
-pub fn render_map(world: &World, width: usize, progress: Progress) -> Image {
+/// at the left edge, north at the top, the ground coloured by the biome rules under
+/// `climate` and the sea by depth from the world's look, lakes and rivers from the drainage.
+pub fn render_map(world: &World, climate: &Climate, width: usize, progress: Progress) -> Image {
+    equirectangular(world, width, progress, |dir, h, gradient, lat, shade| {
+        pixel(world, climate, dir, h, gradient, lat, shade)
+    })
+}
+
+/// The biomes on an equirectangular map like [`render_map`]'s: each dry pixel in its
+/// biome's legend colour ([`Biome::legend_rgb`]) lightly shaded, the sea and lakes in the
+/// look's water colours, rivers drawn.
+pub fn render_biome_map(world: &World, climate: &Climate, width: usize, progress: Progress) -> Image {
+    let settings = &world.settings;
+    equirectangular(world, width, progress, |dir, h, gradient, lat, shade| match world.water_at(dir) {
+        Some(Water { body: Body::Sea, .. }) => settings.look.sea_color.to_f64(),
+        Some(_) => settings.look.shallows_color.to_f64(),
+        None => {
+            let c = Conditions {
+                temperature_c: temperature_c(settings, h, lat),
+                moisture: climate.moisture_at(&world.lattice, dir),
+                slope_deg: libm::atan(gradient).to_degrees(),
+                above_sea_m: settings.sea.then_some(h - settings.sea_level_m),
+                altitude: altitude(settings, h),
+            };
+            let rgb = Biome::of(settings, &c).legend_rgb().map(|x| f64::from(x) / 255.0);
+            look::scale(rgb, 0.8 + 0.2 * shade)
+        }
+    })
+}
+
+/// An equirectangular picture `width` × `width / 2` pixels, each pixel's colour from
+/// `colour(direction, ground height, gradient, latitude, shade)` (shade 1: flat ground in
+/// full light), with the rivers and markers painted over it.
+fn equirectangular(
+    world: &World,
+    width: usize,
+    progress: Progress,
+    colour: impl Fn(DVec3, f64, f64, f64, f64) -> Color + Sync,
+) -> Image {
     let settings = &world.settings;
     let width = width.max(2);
     let height = (width / 2).max(1);
@@ -70,7 +108,7 @@ pub fn render_map(world: &World, width: usize, progress: Progress) -> Image {
                 let gy = (heights[y0][x] - heights[y1][x]) / dy_m;
                 let normal = DVec3::new(-gx * SHADE_EXAGGERATION, -gy * SHADE_EXAGGERATION, 1.0).normalize();
                 let shade = (normal.dot(light) / light.z).clamp(0.0, 1.5);
-                let c = pixel(world, sphere::direction_rad(lat, lon_of(x)), h, gx.hypot(gy), lat, shade);
+                let c = colour(sphere::direction_rad(lat, lon_of(x)), h, gx.hypot(gy), lat, shade);
                 out.extend_from_slice(&look::to_rgb8(c));
             }
             progress(1);
@@ -109,7 +147,7 @@ fn paint_markers(
 
 /// Colour of one map pixel: sea, lake, river or ground, lit by `shade` (1 = flat ground in
 /// full light). Where the water is comes from the world's water table, as for every query.
-fn pixel(world: &World, dir: DVec3, h: f64, gradient: f64, lat: f64, shade: f64) -> Color {
+fn pixel(world: &World, climate: &Climate, dir: DVec3, h: f64, gradient: f64, lat: f64, shade: f64) -> Color {
     let settings = &world.settings;
     match world.water_at(dir) {
         Some(Water { body: Body::Sea, level_m }) => {
@@ -120,7 +158,8 @@ fn pixel(world: &World, dir: DVec3, h: f64, gradient: f64, lat: f64, shade: f64)
         }
         None => {
             let slope_deg = libm::atan(gradient).to_degrees();
-            look::scale(look::ground_color(settings, h, slope_deg, lat), 0.5 + 0.5 * shade)
+            let moisture = climate.moisture_at(&world.lattice, dir);
+            look::scale(look::ground_color(settings, h, slope_deg, lat, moisture), 0.5 + 0.5 * shade)
         }
     }
 }
@@ -208,8 +247,14 @@ impl Default for GlobeView {
 }
 
 /// An orthographic view of the planet, `size` × `size` pixels, lit from the upper left,
-/// against the world's sky colour with a thin atmosphere at the limb, lakes and rivers drawn.
-pub fn render_globe(world: &World, size: usize, view: GlobeView, progress: Progress) -> Image {
+/// the ground coloured by the biome rules under `climate`, against the world's sky colour with a thin atmosphere at the limb, lakes and rivers drawn.
+pub fn render_globe(
+    world: &World,
+    climate: &Climate,
+    size: usize,
+    view: GlobeView,
+    progress: Progress,
+) -> Image {
     let settings = &world.settings;
     let planet = &world.planet;
     let size = size.max(2);
@@ -253,7 +298,13 @@ pub fn render_globe(world: &World, size: usize, view: GlobeView, progress: Progr
                             look::water_color(settings, level_m - h, lat)
                         }
                         Some(Water { level_m, .. }) => lake_color(world, level_m - h, lat),
-                        None => look::ground_color(settings, h, libm::atan(gx.hypot(gy)).to_degrees(), lat),
+                        None => look::ground_color(
+                            settings,
+                            h,
+                            libm::atan(gx.hypot(gy)).to_degrees(),
+                            lat,
+                            climate.moisture_at(&world.lattice, p),
+                        ),
                     };
                     let haze = (1.0 - facing).powi(3) * 0.6;
                     look::mix(look::scale(base, light), sky, haze)

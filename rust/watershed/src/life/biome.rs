@@ -1,0 +1,275 @@
+//! Biomes: what covers the ground, from its temperature, moisture, slope and height above
+//! the sea. One rule for the lattice's nodes (the report, sites, scatter) and for any
+//! point a picture or a mesh colours.
+
+use crate::drainage::NodeKind;
+use crate::ground::topology::Topology;
+use crate::life::climate::Climate;
+use crate::settings::WorldSettings;
+use crate::water::world::World;
+
+/// What covers a piece of dry ground.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Biome {
+    /// Sand by the sea.
+    Beach = 0,
+    /// Open grass and scrub.
+    Grassland = 1,
+    /// Trees.
+    Forest = 2,
+    /// Waterlogged flats: reeds and bog.
+    Wetland = 3,
+    /// Bare rock on slopes too steep to hold soil.
+    Rock = 4,
+    /// Cold heights above the trees: short grass and stone.
+    Alpine = 5,
+    /// Snow and ice: the ground below freezing.
+    Snow = 6,
+    /// Hot and dry: sand and stone.
+    Desert = 7,
+    /// Cold lowland: moss and dwarf shrubs.
+    Tundra = 8,
+}
+
+/// Every biome, in the order of their numbers.
+pub const BIOMES: [Biome; 9] = [
+    Biome::Beach,
+    Biome::Grassland,
+    Biome::Forest,
+    Biome::Wetland,
+    Biome::Rock,
+    Biome::Alpine,
+    Biome::Snow,
+    Biome::Desert,
+    Biome::Tundra,
+];
+
+/// Below this temperature the ground is snow, °C.
+pub const SNOW_C: f64 = 0.0;
+/// Below this temperature no trees grow and open ground is tundra or alpine, °C.
+pub const TREE_LINE_C: f64 = 5.0;
+/// Moisture from which trees grow.
+pub const FOREST_MOISTURE: f64 = 0.5;
+/// Moisture from which flat ground is wetland.
+pub const WETLAND_MOISTURE: f64 = 0.9;
+/// The steepest ground that can be wetland, degrees.
+pub const WETLAND_SLOPE_DEG: f64 = 4.0;
+/// Moisture under which warm ground is desert.
+pub const DESERT_MOISTURE: f64 = 0.25;
+/// The coolest desert, °C.
+pub const DESERT_C: f64 = 12.0;
+/// The steepest beach, degrees.
+pub const BEACH_SLOPE_DEG: f64 = 12.0;
+
+/// What the biome rule reads at one point of dry ground.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Conditions {
+    /// Temperature, °C.
+    pub temperature_c: f64,
+    /// Moisture, 0..=1.
+    pub moisture: f64,
+    /// Slope of the ground, degrees.
+    pub slope_deg: f64,
+    /// Height above the sea surface, metres (`None` on a world without a sea).
+    pub above_sea_m: Option<f64>,
+    /// [`altitude`]: height above the shore as a share of the land's span, 0..=1.
+    pub altitude: f64,
+}
+
+/// How high `height_m` (metres above the datum) stands between the shore (the sea level,
+/// or `-relief_m` on a world without a sea) and `relief_m` above the datum, 0..=1.
+pub fn altitude(settings: &WorldSettings, height_m: f64) -> f64 {
+    let shore = if settings.sea { settings.sea_level_m } else { -settings.relief_m };
+    ((height_m - shore) / (settings.relief_m - shore).max(1.0)).clamp(0.0, 1.0)
+}
+
+/// The height band above the sea that is beach, metres.
+pub fn beach_band_m(settings: &WorldSettings) -> f64 {
+    (0.015 * settings.relief_m).max(3.0)
+}
+
+impl Biome {
+    /// The biome of dry ground under `c` on `settings`' world: cliffs are rock, frozen
+    /// ground snow, cold ground alpine (high) or tundra (low), the sea's fringe beach, then
+    /// by moisture wetland, forest, grassland or (warm and dry) desert.
+    pub fn of(settings: &WorldSettings, c: &Conditions) -> Biome {
+        if c.slope_deg >= settings.look.cliff_slope_deg {
+            Biome::Rock
+        } else if c.temperature_c < SNOW_C {
+            Biome::Snow
+        } else if c.temperature_c < TREE_LINE_C {
+            if c.altitude > 0.5 {
+                Biome::Alpine
+            } else {
+                Biome::Tundra
+            }
+        } else if c.above_sea_m.is_some_and(|a| a < beach_band_m(settings)) && c.slope_deg < BEACH_SLOPE_DEG {
+            Biome::Beach
+        } else if c.moisture >= WETLAND_MOISTURE && c.slope_deg < WETLAND_SLOPE_DEG {
+            Biome::Wetland
+        } else if c.moisture >= FOREST_MOISTURE {
+            Biome::Forest
+        } else if c.moisture < DESERT_MOISTURE && c.temperature_c >= DESERT_C {
+            Biome::Desert
+        } else {
+            Biome::Grassland
+        }
+    }
+
+    /// The biome's name as the report and the Godot status line write it (`"forest"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Biome::Beach => "beach",
+            Biome::Grassland => "grassland",
+            Biome::Forest => "forest",
+            Biome::Wetland => "wetland",
+            Biome::Rock => "rock",
+            Biome::Alpine => "alpine",
+            Biome::Snow => "snow",
+            Biome::Desert => "desert",
+            Biome::Tundra => "tundra",
+        }
+    }
+
+    /// The biome map's colour for it, 8-bit sRGB.
+    pub fn legend_rgb(self) -> [u8; 3] {
+        match self {
+            Biome::Beach => [0xe6, 0xd3, 0x8c],
+            Biome::Grassland => [0x8d, 0xbf, 0x5a],
+            Biome::Forest => [0x2e, 0x6b, 0x2e],
+            Biome::Wetland => [0x4f, 0x8a, 0x7b],
+            Biome::Rock => [0x80, 0x76, 0x6c],
+            Biome::Alpine => [0xb0, 0xa8, 0x8e],
+            Biome::Snow => [0xf4, 0xf6, 0xfa],
+            Biome::Desert => [0xd9, 0xa4, 0x5f],
+            Biome::Tundra => [0x9c, 0xa8, 0x86],
+        }
+    }
+}
+
+/// The biome of every dry lattice node of a world (`None` under the sea and lakes and on
+/// river nodes: their cover is water).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Biomes {
+    /// Each node's biome, `None` on water.
+    pub node: Vec<Option<Biome>>,
+    /// Each node's slope, degrees.
+    pub slope_deg: Vec<f64>,
+}
+
+impl Biomes {
+    /// The biomes of `world`'s nodes under `climate`.
+    pub fn of(world: &World, climate: &Climate) -> Self {
+        let settings = &world.settings;
+        let lattice = &*world.lattice;
+        let heights = &world.heights;
+        let slope_deg: Vec<f64> = (0..lattice.len()).map(|i| node_slope_deg(lattice, heights, i)).collect();
+        let node = (0..lattice.len())
+            .map(|i| {
+                if world.drainage.kind[i] != NodeKind::Land {
+                    return None;
+                }
+                let c = Conditions {
+                    temperature_c: climate.temperature_c[i],
+                    moisture: climate.moisture[i],
+                    slope_deg: slope_deg[i],
+                    above_sea_m: settings.sea.then_some(heights[i] - settings.sea_level_m),
+                    altitude: altitude(settings, heights[i]),
+                };
+                Some(Biome::of(settings, &c))
+            })
+            .collect();
+        Biomes { node, slope_deg }
+    }
+
+    /// The share of the dry nodes each biome covers, in [`BIOMES`] order (all zero when
+    /// no node is dry).
+    pub fn fractions(&self) -> [f64; 9] {
+        let mut counts = [0usize; 9];
+        for b in self.node.iter().flatten() {
+            counts[*b as usize] += 1;
+        }
+        let dry = counts.iter().sum::<usize>().max(1) as f64;
+        counts.map(|c| c as f64 / dry)
+    }
+}
+
+/// The slope at node `i`, degrees: the mean steepness to its neighbours, scaled so a plane
+/// reads its own slope (the mean of |cos| over directions is 2/π).
+pub fn node_slope_deg<T: Topology>(topo: &T, heights: &[f64], i: usize) -> f64 {
+    let (mut sum, mut k) = (0.0, 0usize);
+    for j in topo.neighbors(i) {
+        sum += (heights[j] - heights[i]).abs() / topo.distance_m(i, j);
+        k += 1;
+    }
+    libm::atan(std::f64::consts::FRAC_PI_2 * sum / k.max(1) as f64).to_degrees()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::grid::Grid;
+    use crate::testkit;
+
+    fn mild() -> Conditions {
+        Conditions {
+            temperature_c: 15.0,
+            moisture: 0.4,
+            slope_deg: 5.0,
+            above_sea_m: Some(50.0),
+            altitude: 0.2,
+        }
+    }
+
+    #[test]
+    fn each_rule_picks_its_biome() {
+        let w = testkit::world("home");
+        let of = |c: Conditions| Biome::of(&w, &c);
+        assert_eq!(of(mild()), Biome::Grassland);
+        assert_eq!(of(Conditions { slope_deg: w.look.cliff_slope_deg, ..mild() }), Biome::Rock);
+        assert_eq!(of(Conditions { temperature_c: -3.0, ..mild() }), Biome::Snow);
+        assert_eq!(of(Conditions { temperature_c: 2.0, altitude: 0.8, ..mild() }), Biome::Alpine);
+        assert_eq!(of(Conditions { temperature_c: 2.0, ..mild() }), Biome::Tundra);
+        assert_eq!(of(Conditions { above_sea_m: Some(1.0), ..mild() }), Biome::Beach);
+        assert_eq!(of(Conditions { above_sea_m: None, ..mild() }), Biome::Grassland);
+        assert_eq!(of(Conditions { moisture: 0.95, slope_deg: 1.0, ..mild() }), Biome::Wetland);
+        assert_eq!(of(Conditions { moisture: 0.95, ..mild() }), Biome::Forest);
+        assert_eq!(of(Conditions { moisture: 0.1, temperature_c: 25.0, ..mild() }), Biome::Desert);
+        assert_eq!(of(Conditions { moisture: 0.1, temperature_c: 8.0, ..mild() }), Biome::Grassland);
+        let cliff_snow = Conditions { temperature_c: -10.0, slope_deg: 60.0, ..mild() };
+        assert_eq!(of(cliff_snow), Biome::Rock, "snow does not hold on cliffs");
+    }
+
+    #[test]
+    fn a_plane_reads_its_own_slope() {
+        let grid = Grid { width: 3, height: 3, cell_m: 1.0 };
+        let flat = node_slope_deg(&grid, &[0.0; 9], 4);
+        assert_eq!(flat, 0.0);
+        let tilted: Vec<f64> = (0..9).map(|i| (i % 3) as f64).collect();
+        let slope = node_slope_deg(&grid, &tilted, 4);
+        assert!((slope - 45.0).abs() < 6.0, "{slope}");
+    }
+
+    #[test]
+    fn names_and_legend_colours_are_distinct() {
+        for (k, a) in BIOMES.iter().enumerate() {
+            assert_eq!(*a as usize, k);
+            for b in &BIOMES[k + 1..] {
+                assert_ne!(a.name(), b.name());
+                assert_ne!(a.legend_rgb(), b.legend_rgb());
+            }
+        }
+    }
+
+    #[test]
+    fn water_has_no_biome_and_the_fractions_sum_to_one() {
+        let world = World::build(&testkit::world(testkit::QUICK_WORLD));
+        let biomes = Biomes::of(&world, &Climate::of(&world));
+        for (i, b) in biomes.node.iter().enumerate() {
+            assert_eq!(b.is_some(), world.drainage.kind[i] == NodeKind::Land, "node {i}");
+        }
+        let total: f64 = biomes.fractions().iter().sum();
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+    }
+}

@@ -1,0 +1,290 @@
+//! Climate on a solved planet: temperature from latitude, altitude and the world's climate
+//! bias; moisture from the water nearby (sea, lakes, rivers by their catchment) and the
+//! rain shadow of higher ground upwind of the prevailing winds.
+
+use crate::drainage::NodeKind;
+use crate::ground::topology::Topology;
+use crate::math::geometry::smoothstep;
+use crate::math::sphere;
+use crate::settings::{LookFamily, WorldSettings};
+use crate::water::world::World;
+use glam::DVec3;
+use rayon::prelude::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Temperature at the datum on the equator of a world with climate bias 0, °C.
+pub const EQUATOR_C: f64 = 26.0;
+/// How much colder the datum is at the poles than at the equator, °C (a glacial world:
+/// [`GLACIAL_POLAR_FACTOR`] times this).
+pub const POLAR_DROP_C: f64 = 20.0;
+/// How much warmer a world with climate bias +1 is than one with 0, °C (-1: this much colder).
+pub const CLIMATE_BIAS_C: f64 = 6.0;
+/// How much more the poles cool on a glacial world than on others.
+pub const GLACIAL_POLAR_FACTOR: f64 = 2.0;
+/// How much warmer a desert world is, °C.
+pub const DESERT_WARMING_C: f64 = 4.0;
+/// The share of the moisture a desert world keeps.
+pub const DESERT_MOISTURE: f64 = 0.35;
+/// How far water's moisture reaches inland, as a share of the planet's radius: at this
+/// distance from the sea the air holds 1/e of what it holds on the shore.
+pub const MOISTURE_REACH: f64 = 0.04;
+/// How much of the moisture a full rain shadow takes away.
+pub const SHADOW_DRYING: f64 = 0.6;
+/// Height of the ground upwind above a node, as a share of the relief, at which its rain
+/// shadow is full.
+pub const FULL_SHADOW: f64 = 0.25;
+
+/// Temperature and moisture at every node of a world's lattice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Climate {
+    /// Temperature at each node's ground (or water surface), °C.
+    pub temperature_c: Vec<f64>,
+    /// Moisture at each node, 0 (dry) ..= 1 (wet).
+    pub moisture: Vec<f64>,
+    /// How much of each node's rain the ground upwind takes, 0 (none) ..= 1 (a full shadow).
+    pub shadow: Vec<f64>,
+}
+
+/// Temperature at `height_m` above the datum at latitude `lat_rad` on `settings`' world, °C.
+///
+/// On a world with climate bias 0 the equator freezes at `snow_line` × `relief_m` above
+/// the datum (the look key says where snow starts); the datum cools towards the poles, and
+/// the bias warms (+1) or cools (-1) everything by `CLIMATE_BIAS_C` (6 °C).
+pub fn temperature_c(settings: &WorldSettings, height_m: f64, lat_rad: f64) -> f64 {
+    let polar = libm::sin(lat_rad);
+    let (drop, warming) = match settings.look.family {
+        LookFamily::Glacial => (POLAR_DROP_C * GLACIAL_POLAR_FACTOR, 0.0),
+        LookFamily::Desert => (POLAR_DROP_C, DESERT_WARMING_C),
+        LookFamily::Temperate | LookFamily::Volcanic => (POLAR_DROP_C, 0.0),
+    };
+    let lapse_c_per_m = EQUATOR_C / (settings.look.snow_line * settings.relief_m).max(1.0);
+    EQUATOR_C - drop * polar * polar + CLIMATE_BIAS_C * settings.climate + warming - lapse_c_per_m * height_m
+}
+
+/// The world's wetness before any water or shadow: 0 for climate bias -1 up to 1 for +1.
+fn wetness(settings: &WorldSettings) -> f64 {
+    0.5 + 0.5 * settings.climate
+}
+
+impl Climate {
+    /// The climate at every lattice node of `world`.
+    pub fn of(world: &World) -> Self {
+        let settings = &world.settings;
+        let drainage = &world.drainage;
+        let lattice = &*world.lattice;
+        let surface: Vec<f64> = (0..lattice.len())
+            .map(|i| {
+                let level = drainage.water_level_m(i);
+                if level.is_nan() {
+                    world.heights[i]
+                } else {
+                    level.max(world.heights[i])
+                }
+            })
+            .collect();
+        let temperature_c = lattice
+            .positions()
+            .par_iter()
+            .zip(&surface)
+            .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_lon_rad(p).0))
+            .collect();
+        let reach_m = MOISTURE_REACH * settings.radius_m;
+        let strength: Vec<f64> = (0..lattice.len())
+            .map(|i| match drainage.kind[i] {
+                NodeKind::Sea | NodeKind::Lake => 1.0,
+                NodeKind::River => river_strength(drainage.catchment_m2[i], settings.river_catchment_m2),
+                NodeKind::Land => 0.0,
+            })
+            .collect();
+        let near = near_water(lattice, &strength, reach_m);
+        let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).clamp(2, 16);
+        let relief = settings.relief_m.max(1.0);
+        let shadow: Vec<f64> = (0..lattice.len())
+            .into_par_iter()
+            .map(|i| {
+                let upwind = upwind_high(lattice, &surface, i, steps);
+                smoothstep(0.0, FULL_SHADOW * relief, upwind - surface[i])
+            })
+            .collect();
+        let family = if settings.look.family == LookFamily::Desert { DESERT_MOISTURE } else { 1.0 };
+        let wet = wetness(settings);
+        let moisture = near
+            .iter()
+            .zip(&shadow)
+            .map(|(&near, &shadow)| {
+                ((0.25 + 0.75 * near) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * shadow) * family)
+                    .clamp(0.0, 1.0)
+            })
+            .collect();
+        Climate { temperature_c, moisture, shadow }
+    }
+
+    /// Moisture at direction `dir`, 0..=1: the nodes around it weighted by how near they
+    /// are, so colour changes smoothly between nodes.
+    pub fn moisture_at(&self, lattice: &crate::ground::lattice::FibonacciLattice, dir: DVec3) -> f64 {
+        let p = sphere::unit(dir);
+        let nearest = lattice.nearest_node(p).index();
+        let reach2 = (1.5 * lattice.spacing()).powi(2);
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for j in std::iter::once(nearest).chain(lattice.neighbors(nearest)) {
+            let t = (1.0 - lattice.positions()[j].distance_squared(p) / reach2).max(0.0);
+            let w = t * t;
+            sum += w * self.moisture[j];
+            weight += w;
+        }
+        if weight > 0.0 {
+            sum / weight
+        } else {
+            self.moisture[nearest]
+        }
+    }
+}
+
+/// How much moisture a river node gives, 0.5 (a river just past the threshold) ..= 1
+/// (a hundred times the threshold's catchment or more).
+fn river_strength(catchment_m2: f64, threshold_m2: f64) -> f64 {
+    let decades = libm::log10(catchment_m2.max(1.0) / threshold_m2.max(1.0));
+    0.5 + 0.5 * smoothstep(0.0, 2.0, decades)
+}
+
+/// At each node, the strongest water source's strength times `exp(-distance / reach_m)`,
+/// distances measured along the lattice's edges (metres).
+fn near_water<T: Topology>(topo: &T, strength: &[f64], reach_m: f64) -> Vec<f64> {
+    // As a cost, `reach·ln(1/strength) + distance` (never negative): the nearest-source search, cheapest first,
+    // ties by node index.
+    let mut cost = vec![f64::INFINITY; topo.len()];
+    let mut queue = BinaryHeap::new();
+    for (i, &s) in strength.iter().enumerate() {
+        if s > 0.0 {
+            cost[i] = reach_m * libm::log(1.0 / s);
+            queue.push(Reverse((cost[i].to_bits(), i)));
+        }
+    }
+    while let Some(Reverse((bits, i))) = queue.pop() {
+        if bits != cost[i].to_bits() {
+            continue;
+        }
+        for j in topo.neighbors(i) {
+            let c = cost[i] + topo.distance_m(i, j);
+            if c < cost[j] {
+                cost[j] = c;
+                queue.push(Reverse((c.to_bits(), j)));
+            }
+        }
+    }
+    cost.iter().map(|&c| if c.is_finite() { libm::exp(-c / reach_m) } else { 0.0 }).collect()
+}
+
+/// The direction the prevailing wind comes from at `p` (unit tangent, or zero at the
+/// poles): from the east in the tropics and the polar caps, from the west between 30° and
+/// 60° of latitude.
+pub fn upwind(p: DVec3) -> DVec3 {
+    let east = DVec3::Y.cross(p);
+    if east.length_squared() < 1e-12 {
+        return DVec3::ZERO;
+    }
+    let east = east.normalize();
+    let lat = libm::asin(p.y.clamp(-1.0, 1.0)).to_degrees().abs();
+    if (30.0..60.0).contains(&lat) {
+        -east
+    } else {
+        east
+    }
+}
+
+/// The highest `surface` met walking `steps` nodes upwind from node `i` (each step to the
+/// neighbour furthest along the wind's source direction; the walk stops where none is).
+fn upwind_high(
+    lattice: &crate::ground::lattice::FibonacciLattice,
+    surface: &[f64],
+    i: usize,
+    steps: usize,
+) -> f64 {
+    let positions = lattice.positions();
+    let mut at = i;
+    let mut high = f64::NEG_INFINITY;
+    for _ in 0..steps {
+        let wind = upwind(positions[at]);
+        let next = lattice
+            .neighbor_slice(at)
+            .iter()
+            .map(|&j| j as usize)
+            .map(|j| (j, (positions[j] - positions[at]).dot(wind)))
+            .filter(|&(_, along)| along > 0.0)
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        let Some((j, _)) = next else { break };
+        at = j;
+        high = high.max(surface[at]);
+    }
+    high
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::grid::Grid;
+    use crate::testkit;
+
+    #[test]
+    fn the_equator_freezes_at_the_snow_line_and_the_poles_are_colder() {
+        let mut w = testkit::world("home");
+        w.climate = 0.0;
+        let line = w.look.snow_line * w.relief_m;
+        assert!(temperature_c(&w, line, 0.0).abs() < 1e-9);
+        assert!(temperature_c(&w, line - 10.0, 0.0) > 0.0);
+        assert!(temperature_c(&w, 0.0, 1.2) < temperature_c(&w, 0.0, 0.3));
+        assert!(temperature_c(&w, 0.0, -1.2) == temperature_c(&w, 0.0, 1.2), "the hemispheres match");
+        let t0 = temperature_c(&w, 100.0, 0.5);
+        w.climate = 1.0;
+        assert!((temperature_c(&w, 100.0, 0.5) - t0 - CLIMATE_BIAS_C).abs() < 1e-9);
+        w.look.family = LookFamily::Glacial;
+        let glacial_pole = temperature_c(&w, 0.0, 1.5);
+        w.look.family = LookFamily::Temperate;
+        assert!(glacial_pole < temperature_c(&w, 0.0, 1.5) - 10.0);
+    }
+
+    #[test]
+    fn moisture_falls_with_distance_from_the_strongest_source() {
+        let grid = Grid { width: 9, height: 1, cell_m: 10.0 };
+        let mut strength = vec![0.0; 9];
+        strength[0] = 1.0;
+        strength[8] = 0.5;
+        let near = near_water(&grid, &strength, 20.0);
+        assert_eq!(near[0], 1.0);
+        assert!((near[2] - libm::exp(-1.0)).abs() < 1e-12, "{}", near[2]);
+        assert!((near[8] - 0.5).abs() < 1e-12, "a source keeps its own strength");
+        assert!((near[7] - 0.5 * libm::exp(-0.5)).abs() < 1e-12, "the weaker source wins nearby");
+        assert!(near[..5].windows(2).all(|w| w[0] > w[1]));
+        assert_eq!(near_water(&grid, &[0.0; 9], 20.0), vec![0.0; 9], "no water, no moisture");
+    }
+
+    #[test]
+    fn winds_blow_from_the_east_in_the_tropics_and_from_the_west_at_mid_latitudes() {
+        let east_at_lon0 = DVec3::X;
+        assert!(upwind(sphere::direction(10.0, 0.0)).dot(east_at_lon0) > 0.99);
+        assert!(upwind(sphere::direction(-45.0, 0.0)).dot(east_at_lon0) < -0.99);
+        assert!(upwind(sphere::direction(75.0, 0.0)).dot(east_at_lon0) > 0.99);
+        assert_eq!(upwind(DVec3::Y), DVec3::ZERO);
+    }
+
+    #[test]
+    fn a_world_has_wet_shores_and_dry_shadows_within_bounds() {
+        let world = World::build(&testkit::world(testkit::QUICK_WORLD));
+        let climate = Climate::of(&world);
+        let n = world.lattice.len();
+        assert_eq!((climate.temperature_c.len(), climate.moisture.len()), (n, n));
+        assert!(climate.moisture.iter().chain(&climate.shadow).all(|m| (0.0..=1.0).contains(m)));
+        let mean = |kind: NodeKind| {
+            let (sum, count) = (0..n)
+                .filter(|&i| world.drainage.kind[i] == kind)
+                .fold((0.0, 0), |(s, c), i| (s + climate.moisture[i], c + 1));
+            sum / count.max(1) as f64
+        };
+        assert!(mean(NodeKind::Sea) > mean(NodeKind::Land), "the sea is wetter than dry land");
+        assert!(climate.shadow.iter().any(|&s| s > 0.0), "some ground lies in a shadow");
+        assert_eq!(Climate::of(&world), climate, "deterministic");
+        let p = world.lattice.positions()[17];
+        assert!((climate.moisture_at(&world.lattice, p) - climate.moisture[17]).abs() < 0.2);
+    }
+}

@@ -1,0 +1,405 @@
+//! Where people live on a solved world: the village on flat, dry ground a short walk from a
+//! river or lake and above its flood level, hamlets at the next best sites, a mill on a
+//! reach with enough flow beside the village, and the spawn on land near the coast within
+//! sight of the village.
+
+use crate::drainage::NodeKind;
+use crate::ground::topology::Topology;
+use crate::life::biome::node_slope_deg;
+use crate::math::sphere;
+use crate::water::levels::Body;
+use crate::water::world::World;
+use glam::DVec3;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What makes a good site. Lengths in metres, angles in degrees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SiteRules {
+    /// The steepest ground a village stands on.
+    pub max_slope_deg: f64,
+    /// How far the village's ground stands above the nearest water's level, at least.
+    pub flood_margin_m: f64,
+    /// The longest walk (along the lattice) from the village to a river or lake.
+    pub walk_m: f64,
+    /// The nearest a village comes to a waterfall.
+    pub fall_clearance_m: f64,
+    /// Radius of a village's footprint, checked for slope and water.
+    pub footprint_m: f64,
+    /// The nearest two sites come to each other.
+    pub spacing_m: f64,
+    /// How many sites (the village and its hamlets) to keep.
+    pub count: usize,
+    /// The least discharge that turns a mill wheel, m³/s.
+    pub mill_discharge_m3_s: f64,
+    /// The steepest ground the spawn stands on.
+    pub spawn_slope_deg: f64,
+    /// The furthest the spawn may be from the village and still see it.
+    pub sight_m: f64,
+    /// The steepest ground a walker crosses; land steeper than this is impassable.
+    pub walkable_slope_deg: f64,
+}
+
+impl Default for SiteRules {
+    fn default() -> Self {
+        SiteRules {
+            max_slope_deg: 8.0,
+            flood_margin_m: 2.0,
+            walk_m: 400.0,
+            fall_clearance_m: 150.0,
+            footprint_m: 30.0,
+            spacing_m: 800.0,
+            count: 6,
+            mill_discharge_m3_s: 0.5,
+            spawn_slope_deg: 20.0,
+            sight_m: 2000.0,
+            walkable_slope_deg: 35.0,
+        }
+    }
+}
+
+/// One place to settle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Site {
+    /// The lattice node it stands on.
+    pub node: u32,
+    /// Unit direction of its centre.
+    pub dir: DVec3,
+    /// Ground height at the centre, metres above the datum.
+    pub height_m: f64,
+    /// How good it is, 0..=1 (flat, close to water, beside a big river or a lake).
+    pub score: f64,
+    /// Steepest slope across the footprint, degrees.
+    pub slope_deg: f64,
+    /// Walk to the nearest river or lake, metres.
+    pub walk_to_water_m: f64,
+    /// Height above that water's level, metres.
+    pub above_water_m: f64,
+}
+
+/// Where the player starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spawn {
+    /// Unit direction.
+    pub dir: DVec3,
+    /// Ground height, metres above the datum.
+    pub height_m: f64,
+    /// Walk to the sea (or, on a world without one, to any water), metres.
+    pub to_coast_m: f64,
+    /// Straight distance to the village, metres (`None` without a village).
+    pub to_village_m: Option<f64>,
+}
+
+/// The sites of a world and the figures that say how playable it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sites {
+    /// The best site, or `None` (then `why_not` says why).
+    pub village: Option<Site>,
+    /// The next best sites, at least `spacing_m` from the village and from each other.
+    pub hamlets: Vec<Site>,
+    /// Why there is no village.
+    pub why_not: Option<String>,
+    /// Nodes that passed every village rule.
+    pub candidates: usize,
+    /// Middle of the mill's reach (unit direction) and that reach's index.
+    pub mill: Option<(DVec3, usize)>,
+    /// Where the player starts (`None` on a world with no dry, gentle ground).
+    pub spawn: Option<Spawn>,
+    /// Share of the dry land a walker crosses (slope under `walkable_slope_deg`).
+    pub walkable: f64,
+    /// Share of the dry land too steep to cross.
+    pub impassable: f64,
+}
+
+impl Sites {
+    /// The sites of `world` under `rules`.
+    pub fn of(world: &World, rules: &SiteRules) -> Self {
+        let lattice = &*world.lattice;
+        let kind = &world.drainage.kind;
+        let n = lattice.len();
+        let radius = world.settings.radius_m;
+        let slope: Vec<f64> = (0..n).map(|i| node_slope_deg(lattice, &world.heights, i)).collect();
+        let land: Vec<usize> = (0..n).filter(|&i| kind[i] == NodeKind::Land).collect();
+        let walkable = land.iter().filter(|&&i| slope[i] < rules.walkable_slope_deg).count();
+        let share = |count: usize| count as f64 / land.len().max(1) as f64;
+        let (walkable, impassable) = (share(walkable), share(land.len() - walkable));
+
+        let is_fresh = |i: usize| matches!(kind[i], NodeKind::River | NodeKind::Lake);
+        let (walk, source) = walks(lattice, &is_fresh);
+        let falls: Vec<DVec3> = world.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start).collect();
+        let lake_or_big = |s: usize| match kind[s] {
+            NodeKind::Lake => 1.0,
+            _ => {
+                let decades = (world.drainage.catchment_m2[s] / world.settings.river_catchment_m2).max(1.0);
+                (libm::log10(decades) / 2.0).min(1.0)
+            }
+        };
+        let mut scored: Vec<Site> = land
+            .iter()
+            // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
+            .filter(|&&i| slope[i] < 2.0 * rules.max_slope_deg && walk[i] <= rules.walk_m)
+            .filter_map(|&i| {
+                let dir = lattice.positions()[i];
+                let src = source[i]?;
+                let level = water_level_near(world, src)?;
+                let height_m = world.ground(dir);
+                let above_water_m = height_m - level;
+                if above_water_m < rules.flood_margin_m
+                    || falls.iter().any(|&f| chord_m(f, dir, radius) < rules.fall_clearance_m)
+                {
+                    return None;
+                }
+                let slope_deg = footprint_slope_deg(world, dir, rules.footprint_m)?;
+                if slope_deg >= rules.max_slope_deg {
+                    return None;
+                }
+                let score = 0.4 * (1.0 - slope_deg / rules.max_slope_deg)
+                    + 0.3 * (1.0 - walk[i] / rules.walk_m.max(1.0))
+                    + 0.3 * lake_or_big(src);
+                Some(Site {
+                    node: i as u32,
+                    dir,
+                    height_m,
+                    score,
+                    slope_deg,
+                    walk_to_water_m: walk[i],
+                    above_water_m,
+                })
+            })
+            .collect();
+        let candidates = scored.len();
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.node.cmp(&b.node)));
+        let mut chosen: Vec<Site> = Vec::new();
+        for site in scored {
+            if chosen.len() >= rules.count {
+                break;
+            }
+            if chosen.iter().all(|c| chord_m(c.dir, site.dir, radius) >= rules.spacing_m) {
+                chosen.push(site);
+            }
+        }
+        let village = chosen.first().copied();
+        let hamlets = chosen.iter().skip(1).copied().collect();
+        let why_not = village.is_none().then(|| why_no_village(world, &land, &walk, rules));
+        let mill = village.and_then(|v| mill_near(world, v.dir, rules));
+        let spawn = spawn_near(world, &slope, village.as_ref(), rules);
+        Sites { village, hamlets, why_not, candidates, mill, spawn, walkable, impassable }
+    }
+}
+
+/// Straight distance between two unit directions on a sphere of `radius_m`, metres.
+fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
+    (a - b).length() * radius_m
+}
+
+/// Walking distance (metres, along the lattice's edges) from every node to the nearest node
+/// where `target` holds, and which node that is; infinite and `None` where none is reached.
+fn walks<T: Topology>(topo: &T, target: &dyn Fn(usize) -> bool) -> (Vec<f64>, Vec<Option<usize>>) {
+    let mut dist = vec![f64::INFINITY; topo.len()];
+    let mut source = vec![None; topo.len()];
+    let mut queue = BinaryHeap::new();
+    for i in (0..topo.len()).filter(|&i| target(i)) {
+        dist[i] = 0.0;
+        source[i] = Some(i);
+        queue.push(Reverse((0u64, i)));
+    }
+    while let Some(Reverse((bits, i))) = queue.pop() {
+        if bits != dist[i].to_bits() {
+            continue;
+        }
+        for j in topo.neighbors(i) {
+            let d = dist[i] + topo.distance_m(i, j);
+            if d < dist[j] {
+                dist[j] = d;
+                source[j] = source[i];
+                queue.push(Reverse((d.to_bits(), j)));
+            }
+        }
+    }
+    (dist, source)
+}
+
+/// The water level at or beside water node `node`, metres: the lake's level, or the river's
+/// surface from the water table.
+fn water_level_near(world: &World, node: usize) -> Option<f64> {
+    let level = world.drainage.water_level_m(node);
+    if level.is_finite() {
+        return Some(level);
+    }
+    world.level_at(world.lattice.positions()[node])
+}
+
+/// Steepest slope across a footprint of `radius_m` around `dir` (the centre and eight points
+/// on its rim, each pair's rise over their distance), degrees; `None` where any of those
+/// points is under water.
+pub fn footprint_slope_deg(world: &World, dir: DVec3, radius_m: f64) -> Option<f64> {
+    let up = sphere::unit(dir);
+    let east = DVec3::Y.cross(up);
+    let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
+    let north = up.cross(east);
+    let angle = radius_m / world.settings.radius_m;
+    let points: Vec<DVec3> = std::iter::once(up)
+        .chain((0..8).map(|k| {
+            let a = k as f64 * std::f64::consts::FRAC_PI_4;
+            sphere::unit(up + (east * libm::cos(a) + north * libm::sin(a)) * angle)
+        }))
+        .collect();
+    if points.iter().any(|&p| world.water_at(p).is_some()) {
+        return None;
+    }
+    let heights: Vec<f64> = points.iter().map(|&p| world.ground(p)).collect();
+    let steepest = (1..points.len()).map(|k| (heights[k] - heights[0]).abs() / radius_m).fold(0.0, f64::max);
+    Some(libm::atan(steepest).to_degrees())
+}
+
+/// Why `world` has no village.
+fn why_no_village(world: &World, land: &[usize], walk: &[f64], rules: &SiteRules) -> String {
+    let kind = &world.drainage.kind;
+    if land.is_empty() {
+        "no dry land".to_string()
+    } else if !kind.iter().any(|k| matches!(k, NodeKind::River | NodeKind::Lake)) {
+        "no river or lake to settle beside".to_string()
+    } else if !land.iter().any(|&i| walk[i] <= rules.walk_m) {
+        format!("no dry land within {} m of a river or lake", rules.walk_m)
+    } else {
+        format!(
+            "no ground within {} m of a river or lake is flatter than {}° and {} m above the water",
+            rules.walk_m, rules.max_slope_deg, rules.flood_margin_m
+        )
+    }
+}
+
+/// The reach that turns the village's mill: a river reach (not a fall) within twice the walk
+/// of `village` whose middle is river water carrying at least the rules' discharge, the one
+/// with the largest catchment (ties: the lower index).
+fn mill_near(world: &World, village: DVec3, rules: &SiteRules) -> Option<(DVec3, usize)> {
+    let radius = world.settings.radius_m;
+    world
+        .carve
+        .reaches
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.fall)
+        .map(|(k, r)| (k, r, sphere::unit(r.start + r.end)))
+        .filter(|&(_, _, mid)| chord_m(mid, village, radius) <= 2.0 * rules.walk_m)
+        .filter(|&(_, _, mid)| {
+            world.water_at(mid).is_some_and(|w| w.body == Body::River)
+                && world.reach_flow_at(mid).is_some_and(|f| f.discharge_m3_s >= rules.mill_discharge_m3_s)
+        })
+        .max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2).then(b.0.cmp(&a.0)))
+        .map(|(k, _, mid)| (mid, k))
+}
+
+/// The spawn: a dry, gentle node (slope under the rules' limit at the node and across a
+/// small footprint) from which the village is in sight, nearest the coast (then nearest the
+/// village, then the lowest index). Without a village, the dry node nearest the coast.
+fn spawn_near(world: &World, slope: &[f64], village: Option<&Site>, rules: &SiteRules) -> Option<Spawn> {
+    let lattice = &*world.lattice;
+    let kind = &world.drainage.kind;
+    let radius = world.settings.radius_m;
+    let has_sea = kind.contains(&NodeKind::Sea);
+    let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
+    let (to_coast, _) = walks(lattice, &coast);
+    let mut best: Option<(f64, f64, usize)> = None;
+    for i in (0..lattice.len()).filter(|&i| kind[i] == NodeKind::Land && slope[i] < rules.spawn_slope_deg) {
+        let dir = lattice.positions()[i];
+        let to_village = village.map(|v| chord_m(v.dir, dir, radius));
+        if to_village.is_some_and(|d| d > rules.sight_m) {
+            continue;
+        }
+        let key = (to_coast[i], to_village.unwrap_or(0.0), i);
+        if best.is_some_and(|b| (b.0, b.1, b.2) <= key) {
+            continue;
+        }
+        let gentle = footprint_slope_deg(world, dir, 2.0).is_some_and(|s| s < rules.spawn_slope_deg);
+        if gentle && village.is_none_or(|v| in_sight(world, dir, v.dir)) {
+            best = Some(key);
+        }
+    }
+    best.map(|(to_coast_m, _, i)| {
+        let dir = lattice.positions()[i];
+        Spawn {
+            dir,
+            height_m: world.ground(dir),
+            to_coast_m,
+            to_village_m: village.map(|v| chord_m(v.dir, dir, radius)),
+        }
+    })
+}
+
+/// Eye height of a walker, metres.
+const EYE_M: f64 = 1.7;
+/// Height of the village's roofs, metres: what the walker must see.
+const ROOF_M: f64 = 6.0;
+
+/// Whether a walker at `from` sees the roofs at `to`: the straight line between the eye and
+/// the roofs passes over the ground at every one of 32 points between them.
+pub fn in_sight(world: &World, from: DVec3, to: DVec3) -> bool {
+    let radius = world.settings.radius_m;
+    let eye = from * (radius + world.ground(from) + EYE_M);
+    let roof = to * (radius + world.ground(to) + ROOF_M);
+    (1..32).all(|k| {
+        let p = eye.lerp(roof, k as f64 / 32.0);
+        p.length() - radius > world.ground(p)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ground::grid::Grid;
+    use crate::testkit;
+
+    #[test]
+    fn walks_reach_the_nearest_target() {
+        let grid = Grid { width: 7, height: 1, cell_m: 10.0 };
+        let (dist, source) = walks(&grid, &|i| i == 1 || i == 6);
+        assert_eq!(dist, vec![10.0, 0.0, 10.0, 20.0, 20.0, 10.0, 0.0]);
+        assert_eq!(source, vec![Some(1), Some(1), Some(1), Some(1), Some(6), Some(6), Some(6)]);
+        let (none, from) = walks(&grid, &|_| false);
+        assert!(none.iter().all(|d| d.is_infinite()) && from.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn every_site_keeps_the_rules() {
+        let world = World::build(&testkit::world(testkit::QUICK_WORLD));
+        let rules = SiteRules::default();
+        let sites = Sites::of(&world, &rules);
+        let village = sites.village.expect("the quick world has rivers and flat dry ground beside them");
+        assert!(sites.why_not.is_none());
+        for site in std::iter::once(&village).chain(&sites.hamlets) {
+            assert!(world.water_at(site.dir).is_none(), "never underwater");
+            assert!(site.slope_deg < rules.max_slope_deg, "never steeper than the limit");
+            assert!(site.walk_to_water_m <= rules.walk_m, "within the walk of water");
+            assert!(site.above_water_m >= rules.flood_margin_m, "above the flood");
+            assert!(site.score <= village.score);
+            let steepest = footprint_slope_deg(&world, site.dir, rules.footprint_m);
+            assert!(steepest.is_some_and(|s| s < rules.max_slope_deg));
+        }
+        let radius = world.settings.radius_m;
+        for (k, a) in sites.hamlets.iter().enumerate() {
+            assert!(chord_m(a.dir, village.dir, radius) >= rules.spacing_m);
+            for b in &sites.hamlets[k + 1..] {
+                assert!(chord_m(a.dir, b.dir, radius) >= rules.spacing_m);
+            }
+        }
+        let spawn = sites.spawn.expect("a spawn");
+        assert!(world.water_at(spawn.dir).is_none(), "the spawn is dry");
+        assert!(footprint_slope_deg(&world, spawn.dir, 2.0).is_some_and(|s| s < rules.spawn_slope_deg));
+        assert!(spawn.to_village_m.is_some_and(|d| d <= rules.sight_m));
+        assert!(in_sight(&world, spawn.dir, village.dir));
+        assert!(
+            (0.0..=1.0).contains(&sites.walkable) && (sites.walkable + sites.impassable - 1.0).abs() < 1e-12
+        );
+        assert_eq!(Sites::of(&world, &rules), sites, "deterministic");
+    }
+
+    #[test]
+    fn a_world_without_fresh_water_says_why_it_has_no_village() {
+        let world = World::build(&testkit::world("dry_moon"));
+        let sites = Sites::of(&world, &SiteRules::default());
+        assert_eq!(sites.village, None);
+        assert_eq!(sites.why_not.as_deref(), Some("no river or lake to settle beside"));
+        assert!(sites.spawn.is_some(), "a dry world still has a place to stand");
+    }
+}
