@@ -27,15 +27,20 @@ const FACING_AWAY := {"sea": "mouth"}
 const FACING_AWAY_M := 100.0
 ## The spawn stands on land this high above the sea, metres (lowest, highest).
 const SPAWN_ABOVE_SEA_M := Vector2(3.0, 60.0)
+## How often the status line reads the biome under the walker, seconds.
+const BIOME_EVERY_S := 0.5
 
 ## Name -> unit direction from the planet's centre, filled when a world is solved.
 var places: Dictionary = {}
 var _catalog := WorldCatalog.new()
+var _counts := ""
+var _biome_clock := 0.0
 
 @onready var _planet: PlanetHeight = $Planet/PlanetHeight
 @onready var _solver: DrainageSolver = $Planet/DrainageSolver
 @onready var _water: WaterTable = $Planet/WaterTable
 @onready var _carver: ReachCarver = $Planet/ReachCarver
+@onready var _life: PlanetLife = $Planet/PlanetLife
 @onready var _sea: MeshInstance3D = $Planet/Sea
 @onready var _walker: Node3D = $Walker
 @onready var _crate: Node3D = $Crate
@@ -55,6 +60,20 @@ func _ready() -> void:
 	_solver.progress.connect(_on_progress)
 	_solver.solved.connect(_on_solved)
 	pick_world("home")
+
+
+## Every BIOME_EVERY_S, the status line shows the solve's counts and the biome under the
+## walker.
+func _process(delta: float) -> void:
+	_biome_clock += delta
+	if _counts == "" or _biome_clock < BIOME_EVERY_S:
+		return
+	_biome_clock = 0.0
+	var under := _walker.global_position
+	if under == Vector3.ZERO:
+		return
+	var biome := _life.biome_at(under)
+	_status.text = "%s; %s" % [_counts, biome if biome != "" else "water"]
 
 
 ## Loads the world `world_name` from worlds.json; the solver re-solves on its own.
@@ -94,16 +113,19 @@ func _on_place_selected(index: int) -> void:
 
 
 func _on_estimated(bytes: int, seconds: float) -> void:
+	_counts = ""
 	_status.text = "solving: about %s, %.1f s" % [String.humanize_size(bytes), seconds]
 
 
 func _on_progress(stage: String, fraction: float) -> void:
+	_counts = ""
 	_status.text = "solving: %s (%d%%)" % [stage, int(fraction * 100.0)]
 
 
 func _on_solved(stats: Dictionary) -> void:
 	var counts := [stats["river"], stats["lakes"], stats["mouths"]]
-	_status.text = "%d river nodes, %d lakes, %d mouths" % counts
+	_counts = "%d river nodes, %d lakes, %d mouths" % counts
+	_status.text = _counts
 	var settings: WorldSettings = _planet.settings
 	_sea.visible = settings.sea
 	var material := _sea.material_override as ShaderMaterial
@@ -182,6 +204,10 @@ func _find_places() -> void:
 			places["mouth"] = mouth
 	if not places.has("spawn"):
 		places["spawn"] = Vector3.UP
+	# The settlement the siting pass chose: flat dry ground a short walk from the water.
+	var settlement := _life.village_site()
+	if settlement != Vector3.ZERO:
+		places["settlement"] = settlement
 
 
 ## The direction `distance_m` metres from `from` on the way to `to` (a place, or any vector

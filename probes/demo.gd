@@ -3,7 +3,9 @@ extends SceneTree
 ## solves; the walker stands on dry ground at the spawn; after 10 s of physics the crate
 ## floats at the sea's live surface (not fallen through the planet, not flown away); the
 ## mill turns; teleporting to every named place lands on dry ground or in water as the place
-## says, and in a river or lake the terrain draws that water's surface around the walker.
+## says, and in a river or lake the terrain draws that water's surface around the walker;
+## every world has a settlement (PlanetLife's village) and the status line names the biome
+## under the walker.
 ## Then two other worlds are picked from the world picker and the same is checked.
 ## Run with `--fixed-fps 60` (run.sh does) so 600 physics frames are 10 s of physics.
 
@@ -75,6 +77,11 @@ func _check_world(world_name: String, started: int) -> void:
 	await _physics(SETTLE_FRAMES)
 	_check_walker("%s/spawn" % p, "spawn")
 	await _physics(PHYSICS_FRAMES - SETTLE_FRAMES)
+	_lib.check("%s/settlement" % p, places.has("settlement"), places.keys(), "a village site")
+	var biomes := ["beach", "grassland", "forest", "wetland", "rock", "alpine", "snow", "desert"]
+	biomes.append_array(["tundra", "water"])
+	var named := biomes.any(func(b: String) -> bool: return status.text.ends_with("; " + b))
+	_lib.check("%s/status_biome" % p, named, status.text, "the biome under the walker")
 	_check_crate(p)
 	_check_mill(p)
 	for place: String in places:

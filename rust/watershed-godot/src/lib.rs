@@ -10,6 +10,7 @@ mod convert;
 mod drainage_solver;
 mod heightmap_watershed;
 mod planet_height;
+mod planet_life;
 mod planet_terrain;
 mod reach_carver;
 mod registry;

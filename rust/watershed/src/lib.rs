@@ -102,7 +102,9 @@ pub use ground::lattice::FibonacciLattice;
 pub use ground::region::sample_region;
 pub use ground::surface::{GridSurface, PlanetSurface, Surface};
 pub use ground::topology::{NodeId, Topology};
-pub use life::biome::{altitude, beach_band_m, node_slope_deg, Biome, Biomes, Conditions, BIOMES};
+pub use life::biome::{
+    altitude, beach_band_m, biome_at, conditions_at, node_slope_deg, Biome, Biomes, Conditions, BIOMES,
+};
 pub use life::climate::{temperature_c, upwind, Climate};
 pub use life::sites::{footprint_slope_deg, in_sight, Site, SiteRules, Sites, Spawn};
 pub use math::rng::SplitMix64;

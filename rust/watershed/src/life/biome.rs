@@ -4,9 +4,11 @@
 
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
-use crate::life::climate::Climate;
+use crate::life::climate::{temperature_c, Climate};
+use crate::math::sphere;
 use crate::settings::WorldSettings;
 use crate::water::world::World;
+use glam::DVec3;
 
 /// What covers a piece of dry ground.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -148,6 +150,47 @@ impl Biome {
     }
 }
 
+/// What the biome rule reads at direction `dir` of `world` under `climate`, where the
+/// ground stands `height_m` above the datum on a slope of `slope_deg`.
+pub fn conditions_at(
+    world: &World,
+    climate: &Climate,
+    dir: DVec3,
+    height_m: f64,
+    slope_deg: f64,
+) -> Conditions {
+    let settings = &world.settings;
+    let (lat, _) = sphere::lat_lon_rad(dir);
+    Conditions {
+        temperature_c: temperature_c(settings, height_m, lat),
+        moisture: climate.moisture_at(&world.lattice, dir),
+        slope_deg,
+        above_sea_m: settings.sea.then_some(height_m - settings.sea_level_m),
+        altitude: altitude(settings, height_m),
+    }
+}
+
+/// Metres between the points the slope under a point is read from.
+const SLOPE_SPAN_M: f64 = 2.0;
+
+/// The biome at direction `dir` of `world` under `climate`, on the carved ground and its
+/// slope over a couple of metres; `None` where water stands.
+pub fn biome_at(world: &World, climate: &Climate, dir: DVec3) -> Option<Biome> {
+    let up = sphere::unit(dir);
+    if world.water_at(up).is_some() {
+        return None;
+    }
+    let east = DVec3::Y.cross(up);
+    let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
+    let north = up.cross(east);
+    let step = SLOPE_SPAN_M / world.settings.radius_m;
+    let h = world.ground(up);
+    let gx = (world.ground(sphere::unit(up + east * step)) - h) / SLOPE_SPAN_M;
+    let gy = (world.ground(sphere::unit(up + north * step)) - h) / SLOPE_SPAN_M;
+    let slope_deg = libm::atan(gx.hypot(gy)).to_degrees();
+    Some(Biome::of(&world.settings, &conditions_at(world, climate, up, h, slope_deg)))
+}
+
 /// The biome of every dry lattice node of a world (`None` under the sea and lakes and on
 /// river nodes: their cover is water).
 #[derive(Debug, Clone, PartialEq)]
@@ -268,6 +311,14 @@ mod tests {
         let biomes = Biomes::of(&world, &Climate::of(&world));
         for (i, b) in biomes.node.iter().enumerate() {
             assert_eq!(b.is_some(), world.drainage.kind[i] == NodeKind::Land, "node {i}");
+        }
+        let climate = Climate::of(&world);
+        for (i, &p) in world.lattice.positions().iter().enumerate().step_by(97) {
+            let at = biome_at(&world, &climate, p);
+            assert_eq!(at.is_none(), world.water_at(p).is_some(), "node {i}");
+            if world.drainage.kind[i] == NodeKind::Sea {
+                assert_eq!(at, None, "no biome under the sea");
+            }
         }
         let total: f64 = biomes.fractions().iter().sum();
         assert!((total - 1.0).abs() < 1e-12, "{total}");

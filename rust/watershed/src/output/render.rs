@@ -7,8 +7,8 @@
 //! so the bytes are the same with any thread count.
 
 use crate::carve::{profile_at, ReachEnd};
-use crate::life::biome::{altitude, Biome, Conditions};
-use crate::life::climate::{temperature_c, Climate};
+use crate::life::biome::{conditions_at, Biome};
+use crate::life::climate::Climate;
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
 use crate::output::look::{self, Color};
@@ -48,17 +48,11 @@ pub fn render_map(world: &World, climate: &Climate, width: usize, progress: Prog
 /// look's water colours, rivers drawn.
 pub fn render_biome_map(world: &World, climate: &Climate, width: usize, progress: Progress) -> Image {
     let settings = &world.settings;
-    equirectangular(world, width, progress, |dir, h, gradient, lat, shade| match world.water_at(dir) {
+    equirectangular(world, width, progress, |dir, h, gradient, _, shade| match world.water_at(dir) {
         Some(Water { body: Body::Sea, .. }) => settings.look.sea_color.to_f64(),
         Some(_) => settings.look.shallows_color.to_f64(),
         None => {
-            let c = Conditions {
-                temperature_c: temperature_c(settings, h, lat),
-                moisture: climate.moisture_at(&world.lattice, dir),
-                slope_deg: libm::atan(gradient).to_degrees(),
-                above_sea_m: settings.sea.then_some(h - settings.sea_level_m),
-                altitude: altitude(settings, h),
-            };
+            let c = conditions_at(world, climate, dir, h, libm::atan(gradient).to_degrees());
             let rgb = Biome::of(settings, &c).legend_rgb().map(|x| f64::from(x) / 255.0);
             look::scale(rgb, 0.8 + 0.2 * shade)
         }
