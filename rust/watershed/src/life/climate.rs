@@ -4,14 +4,13 @@
 
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
+use crate::life::walk::cheapest_walks;
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};
 use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Temperature at the datum on the equator of a world with climate bias 0, °C.
 pub const EQUATOR_C: f64 = 26.0;
@@ -151,28 +150,12 @@ fn river_strength(catchment_m2: f64, threshold_m2: f64) -> f64 {
 /// At each node, the strongest water source's strength times `exp(-distance / reach_m)`,
 /// distances measured along the lattice's edges (metres).
 fn near_water<T: Topology>(topo: &T, strength: &[f64], reach_m: f64) -> Vec<f64> {
-    // As a cost, `reach·ln(1/strength) + distance` (never negative): the nearest-source search, cheapest first,
-    // ties by node index.
-    let mut cost = vec![f64::INFINITY; topo.len()];
-    let mut queue = BinaryHeap::new();
-    for (i, &s) in strength.iter().enumerate() {
-        if s > 0.0 {
-            cost[i] = reach_m * libm::log(1.0 / s);
-            queue.push(Reverse((cost[i].to_bits(), i)));
-        }
-    }
-    while let Some(Reverse((bits, i))) = queue.pop() {
-        if bits != cost[i].to_bits() {
-            continue;
-        }
-        for j in topo.neighbors(i) {
-            let c = cost[i] + topo.distance_m(i, j);
-            if c < cost[j] {
-                cost[j] = c;
-                queue.push(Reverse((c.to_bits(), j)));
-            }
-        }
-    }
+    // As a cost, `reach·ln(1/strength) + distance`: the cheapest walk is the strongest source.
+    let start: Vec<f64> = strength
+        .iter()
+        .map(|&s| if s > 0.0 { reach_m * libm::log(1.0 / s) } else { f64::INFINITY })
+        .collect();
+    let (cost, _) = cheapest_walks(topo, &start);
     cost.iter().map(|&c| if c.is_finite() { libm::exp(-c / reach_m) } else { 0.0 }).collect()
 }
 

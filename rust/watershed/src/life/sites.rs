@@ -6,12 +6,11 @@
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
+use crate::life::walk::cheapest_walks;
 use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::world::World;
 use glam::DVec3;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// What makes a good site. Lengths in metres, angles in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -195,28 +194,8 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
 /// Walking distance (metres, along the lattice's edges) from every node to the nearest node
 /// where `target` holds, and which node that is; infinite and `None` where none is reached.
 fn walks<T: Topology>(topo: &T, target: &dyn Fn(usize) -> bool) -> (Vec<f64>, Vec<Option<usize>>) {
-    let mut dist = vec![f64::INFINITY; topo.len()];
-    let mut source = vec![None; topo.len()];
-    let mut queue = BinaryHeap::new();
-    for i in (0..topo.len()).filter(|&i| target(i)) {
-        dist[i] = 0.0;
-        source[i] = Some(i);
-        queue.push(Reverse((0u64, i)));
-    }
-    while let Some(Reverse((bits, i))) = queue.pop() {
-        if bits != dist[i].to_bits() {
-            continue;
-        }
-        for j in topo.neighbors(i) {
-            let d = dist[i] + topo.distance_m(i, j);
-            if d < dist[j] {
-                dist[j] = d;
-                source[j] = source[i];
-                queue.push(Reverse((d.to_bits(), j)));
-            }
-        }
-    }
-    (dist, source)
+    let start: Vec<f64> = (0..topo.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
+    cheapest_walks(topo, &start)
 }
 
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's
