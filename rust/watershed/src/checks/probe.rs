@@ -6,6 +6,7 @@
 
 use crate::checks::digest::world_digests;
 use crate::drainage::NodeKind;
+use crate::life::sites::{SiteRules, Sites};
 use crate::math::sphere;
 use crate::output::voxel::{encode_sdf, Block, BlockFill, SdfDepth};
 use crate::settings::{WorldCatalog, WorldSettings};
@@ -121,6 +122,40 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
     let rivers_ok =
         if settings.rivers && settings.sea { s.mouths > 0 } else { s.mouths == 0 || !settings.sea };
     out.push(line(format!("{w}/mouths"), s.mouths, rivers_ok, "mouths where rivers reach a sea"));
+
+    // life: a world with dry land and fresh water has a village; one without says why.
+    let sites = Sites::of(&world, &SiteRules::default());
+    let fresh = world.drainage.kind.iter().any(|k| matches!(k, NodeKind::River | NodeKind::Lake));
+    let has_land = world.drainage.kind.contains(&NodeKind::Land);
+    let village = match (&sites.village, &sites.why_not) {
+        (Some(v), _) => format!(
+            "{} hamlets, slope {:.1} deg, {:.0} m walk to water",
+            sites.hamlets.len(),
+            v.slope_deg,
+            v.walk_to_water_m
+        ),
+        (None, why) => format!("none: {}", why.as_deref().unwrap_or("no reason given")),
+    };
+    let village_ok = sites.village.is_some() == (fresh && has_land)
+        && (sites.village.is_some() || sites.why_not.is_some());
+    out.push(line(
+        format!("{w}/village"),
+        village,
+        village_ok,
+        "a village where there is land and fresh water",
+    ));
+    out.push(line(
+        format!("{w}/spawn"),
+        sites.spawn.map_or("none".to_string(), |s| {
+            if s.to_coast_m.is_finite() {
+                format!("{:.0} m from the coast", s.to_coast_m)
+            } else {
+                "no water to walk to".to_string()
+            }
+        }),
+        sites.spawn.is_some_and(|s| world.water_at(s.dir).is_none()) || !has_land,
+        "on dry land",
+    ));
 
     // water
     let points = world.river_sample_points(7);

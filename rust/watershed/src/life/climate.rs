@@ -10,7 +10,6 @@ use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};
 use crate::water::world::World;
 use glam::DVec3;
-use rayon::prelude::*;
 
 /// Temperature at the datum on the equator of a world with climate bias 0, °C.
 pub const EQUATOR_C: f64 = 26.0;
@@ -67,7 +66,8 @@ fn wetness(settings: &WorldSettings) -> f64 {
 }
 
 impl Climate {
-    /// The climate at every lattice node of `world`.
+    /// The climate at every lattice node of `world`, worked out on the calling thread alone
+    /// (so a pool's worker may hold a lock while it runs without deadlocking the pool).
     pub fn of(world: &World) -> Self {
         let settings = &world.settings;
         let drainage = &world.drainage;
@@ -84,7 +84,7 @@ impl Climate {
             .collect();
         let temperature_c = lattice
             .positions()
-            .par_iter()
+            .iter()
             .zip(&surface)
             .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_lon_rad(p).0))
             .collect();
@@ -100,7 +100,6 @@ impl Climate {
         let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).clamp(2, 16);
         let relief = settings.relief_m.max(1.0);
         let shadow: Vec<f64> = (0..lattice.len())
-            .into_par_iter()
             .map(|i| {
                 let upwind = upwind_high(lattice, &surface, i, steps);
                 smoothstep(0.0, FULL_SHADOW * relief, upwind - surface[i])
