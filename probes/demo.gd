@@ -4,8 +4,8 @@ extends SceneTree
 ## floats at the sea's live surface (not fallen through the planet, not flown away); the
 ## mill turns; teleporting to every named place lands on dry ground or in water as the place
 ## says, and in a river or lake the terrain draws that water's surface around the walker;
-## every world has a settlement (PlanetLife's village) and the status line names the biome
-## under the walker.
+## every world has a settlement (PlanetLife's village), trees or rocks stand around the
+## walker and the status line names the biome under the walker.
 ## Then two other worlds are picked from the world picker and the same is checked.
 ## Run with `--fixed-fps 60` (run.sh does) so 600 physics frames are 10 s of physics.
 
@@ -78,6 +78,11 @@ func _check_world(world_name: String, started: int) -> void:
 	_check_walker("%s/spawn" % p, "spawn")
 	await _physics(PHYSICS_FRAMES - SETTLE_FRAMES)
 	_lib.check("%s/settlement" % p, places.has("settlement"), places.keys(), "a village site")
+	var scatter: Node3D = _main.get_node("Planet/PlanetScatter")
+	var things: int = scatter.call("instance_count")
+	var chunks: int = scatter.call("chunk_count")
+	var what := "%d trees and rocks in %d chunks" % [things, chunks]
+	_lib.check("%s/scatter" % p, chunks > 0 and things > 0, what, "trees or rocks around the walker")
 	var biomes := ["beach", "grassland", "forest", "wetland", "rock", "alpine", "snow", "desert"]
 	biomes.append_array(["tundra", "water"])
 	var named := biomes.any(func(b: String) -> bool: return status.text.ends_with("; " + b))

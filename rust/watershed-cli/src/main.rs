@@ -555,6 +555,7 @@ fn digest(world: &WorldSettings) {
     println!("sets        {}", solved.sets_digest());
     println!("carve       {}", solved.carve_digest());
     println!("water       {}", solved.water_digest());
+    println!("scatter     {}", solved.scatter_digest());
 }
 
 fn probe(path: &Path, only: Option<&str>, memory: Memory) -> ExitCode {

@@ -11,6 +11,7 @@ mod drainage_solver;
 mod heightmap_watershed;
 mod planet_height;
 mod planet_life;
+mod planet_scatter;
 mod planet_terrain;
 mod reach_carver;
 mod registry;

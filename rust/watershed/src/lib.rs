@@ -25,7 +25,7 @@
 //! 6. **`life/`** — what lives on the solved world, read from it and never written back:
 //!    [`Climate`] (temperature from latitude, altitude and the climate bias; moisture from
 //!    the water nearby and rain shadows), [`Biome`]s, [`Sites`] (the village, hamlets, the
-//!    mill and the spawn).
+//!    mill and the spawn), [`Scatter`] (trees and rocks per chunk).
 //! 7. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
 //!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), voxel blocks
 //!    ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
@@ -81,7 +81,9 @@ pub use checks::budget::{
     estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,
     GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
 };
-pub use checks::digest::{digest_directions, digest_f64, world_digests, WorldDigests, DIGEST_SAMPLES};
+pub use checks::digest::{
+    digest_directions, digest_f64, scatter_digest_chunks, world_digests, WorldDigests, DIGEST_SAMPLES,
+};
 pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
 pub use drainage::grid::{drain_grid, GridOptions};
 pub use drainage::{
@@ -106,7 +108,9 @@ pub use life::biome::{
     altitude, beach_band_m, biome_at, conditions_at, node_slope_deg, Biome, Biomes, Conditions, BIOMES,
 };
 pub use life::climate::{temperature_c, upwind, Climate};
+pub use life::scatter::{density, Instance, Scatter, ScatterKind, ScatterRules};
 pub use life::sites::{footprint_slope_deg, in_sight, Site, SiteRules, Sites, Spawn};
+pub use math::cube::{select_chunks, ChunkKey};
 pub use math::rng::SplitMix64;
 pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
 pub use output::grid_maps::{
@@ -115,7 +119,7 @@ pub use output::grid_maps::{
 };
 pub use output::grid_mesh::{grid_mesh, ground_mesh, splat_color, water_mesh, LAYER_COLORS, WATER_COLORS};
 pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
-pub use output::mesh::{select_chunks, ChunkKey, MeshArrays, MAX_DEPTH_MAP_WIDTH};
+pub use output::mesh::{MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
     read_array2, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };

@@ -3,10 +3,15 @@
 use crate::carve::terrain::Terrain;
 use crate::drainage::NodeKind;
 use crate::ground::height::PlanetHeight;
+use crate::life::climate::Climate;
+use crate::life::scatter::{Instance, Scatter, ScatterRules};
+use crate::life::sites::{SiteRules, Sites};
+use crate::math::cube::ChunkKey;
 use crate::math::sphere;
 use crate::settings::{hex, WorldSettings};
 use crate::water::world::World;
 use glam::DVec3;
+use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 /// How many pseudo-random directions the digests sample.
@@ -105,6 +110,44 @@ impl World {
         }
         hex(&h.finalize())
     }
+
+    /// SHA-256 (hex) of the trees and rocks (default rules) in the chunks of
+    /// [`scatter_digest_chunks`]: each thing's kind (one byte), then its direction, height,
+    /// scale and turn (f64), chunk by chunk. The chunks are scattered in parallel and read
+    /// in order.
+    pub fn scatter_digest(&self) -> String {
+        let climate = Climate::of(self);
+        let sites = Sites::of(self, &SiteRules::default());
+        let scatter = Scatter::new(self, &climate, &sites, ScatterRules::default());
+        let chunks: Vec<Vec<Instance>> =
+            scatter_digest_chunks(&sites).par_iter().map(|&key| scatter.chunk(key)).collect();
+        let mut h = Sha256::new();
+        for thing in chunks.iter().flatten() {
+            h.update([thing.kind as u8]);
+            for v in thing.dir.to_array().iter().chain(&[thing.height_m, thing.scale, thing.yaw_rad]) {
+                h.update(v.to_le_bytes());
+            }
+        }
+        hex(&h.finalize())
+    }
+}
+
+/// The chunks the scatter digest reads: the centre chunk of each cube face at level 6, and
+/// the level-7 chunk holding the village when there is one.
+pub fn scatter_digest_chunks(sites: &Sites) -> Vec<ChunkKey> {
+    let mut chunks: Vec<ChunkKey> = (0..6).map(|face| ChunkKey { face, level: 6, x: 32, y: 32 }).collect();
+    if let Some(village) = &sites.village {
+        let holding = (0..6u8)
+            .flat_map(|face| {
+                (0..128u32).flat_map(move |x| (0..128u32).map(move |y| ChunkKey { face, level: 7, x, y }))
+            })
+            .min_by(|a, b| {
+                let d = |k: &ChunkKey| (k.centre() - village.dir).length_squared();
+                d(a).total_cmp(&d(b)).then(a.cmp(b))
+            });
+        chunks.extend(holding);
+    }
+    chunks
 }
 
 #[cfg(test)]

@@ -176,6 +176,12 @@ const SLOPE_SPAN_M: f64 = 2.0;
 /// The biome at direction `dir` of `world` under `climate`, on the carved ground and its
 /// slope over a couple of metres; `None` where water stands.
 pub fn biome_at(world: &World, climate: &Climate, dir: DVec3) -> Option<Biome> {
+    biome_and_slope_at(world, climate, dir).map(|(biome, _, _)| biome)
+}
+
+/// [`biome_at`], with the ground height there (metres above the datum) and its slope
+/// (degrees).
+pub(crate) fn biome_and_slope_at(world: &World, climate: &Climate, dir: DVec3) -> Option<(Biome, f64, f64)> {
     let up = sphere::unit(dir);
     if world.water_at(up).is_some() {
         return None;
@@ -188,7 +194,7 @@ pub fn biome_at(world: &World, climate: &Climate, dir: DVec3) -> Option<Biome> {
     let gx = (world.ground(sphere::unit(up + east * step)) - h) / SLOPE_SPAN_M;
     let gy = (world.ground(sphere::unit(up + north * step)) - h) / SLOPE_SPAN_M;
     let slope_deg = libm::atan(gx.hypot(gy)).to_degrees();
-    Some(Biome::of(&world.settings, &conditions_at(world, climate, up, h, slope_deg)))
+    Some((Biome::of(&world.settings, &conditions_at(world, climate, up, h, slope_deg)), h, slope_deg))
 }
 
 /// The biome of every dry lattice node of a world (`None` under the sea and lakes and on

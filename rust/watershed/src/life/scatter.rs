@@ -1,0 +1,223 @@
+//! Trees and rocks, scattered per chunk of the cube-sphere: one candidate in each cell of a
+//! fixed grid on every cube face, jittered inside its cell (blue-noise-like: no two closer
+//! than a third of a cell), kept by the biome's density and never in water, on slopes too
+//! steep or in a village's clearing. Each cell draws from its own seed (the world seed and
+//! the cell), so a chunk holds the same instances whichever chunks are asked for, in any
+//! order, on any thread or peer.
+
+use crate::life::biome::{biome_and_slope_at, Biome};
+use crate::life::climate::Climate;
+use crate::life::sites::Sites;
+use crate::math::cube::{cube_to_sphere, ChunkKey};
+use crate::math::rng::SplitMix64;
+use crate::water::world::World;
+use glam::DVec3;
+
+/// What is scattered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum ScatterKind {
+    /// A tree.
+    Tree = 0,
+    /// A rock.
+    Rock = 1,
+}
+
+/// One scattered thing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Instance {
+    /// What it is.
+    pub kind: ScatterKind,
+    /// Unit direction of its foot.
+    pub dir: DVec3,
+    /// Ground height at its foot, metres above the datum.
+    pub height_m: f64,
+    /// Size relative to the mesh's own, 0.7..1.3.
+    pub scale: f64,
+    /// Turn about the local up axis, radians, 0..2π.
+    pub yaw_rad: f64,
+}
+
+impl Instance {
+    /// The thing's local axes, scaled: x and z along the ground (x turned `yaw_rad` from east
+    /// towards north), y the local up; a right-handed frame, as an engine's basis columns.
+    pub fn axes(&self) -> [DVec3; 3] {
+        let up = self.dir;
+        let east = DVec3::Y.cross(up);
+        let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
+        let north = up.cross(east);
+        let x = east * libm::cos(self.yaw_rad) + north * libm::sin(self.yaw_rad);
+        let z = x.cross(up);
+        [x * self.scale, up * self.scale, z * self.scale]
+    }
+}
+
+/// How densely and where things are scattered. Lengths in metres, angles in degrees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScatterRules {
+    /// Side of a scatter cell along the ground (at most one thing per cell).
+    pub spacing_m: f64,
+    /// The steepest ground a tree grows on.
+    pub tree_slope_deg: f64,
+    /// The steepest ground a rock rests on.
+    pub rock_slope_deg: f64,
+    /// Radius around the village and each hamlet kept clear.
+    pub clearing_m: f64,
+}
+
+impl Default for ScatterRules {
+    fn default() -> Self {
+        ScatterRules { spacing_m: 6.0, tree_slope_deg: 30.0, rock_slope_deg: 45.0, clearing_m: 60.0 }
+    }
+}
+
+/// The chance a cell holds a tree and the chance it holds a rock in `biome`.
+pub fn density(biome: Biome) -> (f64, f64) {
+    match biome {
+        Biome::Forest => (0.75, 0.02),
+        Biome::Grassland => (0.06, 0.03),
+        Biome::Wetland => (0.15, 0.0),
+        Biome::Tundra => (0.01, 0.12),
+        Biome::Alpine => (0.01, 0.25),
+        Biome::Rock => (0.0, 0.3),
+        Biome::Desert => (0.005, 0.08),
+        Biome::Snow => (0.0, 0.04),
+        Biome::Beach => (0.0, 0.01),
+    }
+}
+
+/// A world's scatter: what each chunk holds.
+pub struct Scatter<'a> {
+    world: &'a World,
+    climate: &'a Climate,
+    clearings: Vec<DVec3>,
+    rules: ScatterRules,
+    /// Cells along each cube face's edge.
+    cells: u32,
+}
+
+impl<'a> Scatter<'a> {
+    /// The scatter of `world` under `climate`, clear of `sites`' village and hamlets.
+    pub fn new(world: &'a World, climate: &'a Climate, sites: &Sites, rules: ScatterRules) -> Self {
+        let clearings = sites.village.iter().chain(&sites.hamlets).map(|s| s.dir).collect();
+        let face_m = world.settings.radius_m * std::f64::consts::FRAC_PI_2;
+        let cells = (face_m / rules.spacing_m.max(0.1)).ceil().clamp(1.0, f64::from(1u32 << 24)) as u32;
+        Scatter { world, climate, clearings, rules, cells }
+    }
+
+    /// Cells along each cube face's edge.
+    pub fn cells_per_face(&self) -> u32 {
+        self.cells
+    }
+
+    /// Everything in chunk `key`, cell by cell (rows, then columns).
+    pub fn chunk(&self, key: ChunkKey) -> Vec<Instance> {
+        let (cols, rows) = (self.span(key.x, key.level), self.span(key.y, key.level));
+        let mut out = Vec::new();
+        for j in rows {
+            for i in cols.clone() {
+                out.extend(self.cell(key.face, i, j));
+            }
+        }
+        out
+    }
+
+    /// The cells `first..end` along a face edge that chunk column (or row) `at` of a level
+    /// covers.
+    fn span(&self, at: u32, level: u8) -> std::ops::Range<u32> {
+        let per = u64::from(self.cells);
+        let n = 1u64 << level.min(31);
+        let edge = |k: u64| ((k * per).div_ceil(n)).min(per) as u32;
+        edge(u64::from(at))..edge(u64::from(at) + 1)
+    }
+
+    /// What cell `(i, j)` of `face` holds, if anything.
+    fn cell(&self, face: u8, i: u32, j: u32) -> Option<Instance> {
+        let stream = (u64::from(face) << 56) ^ (u64::from(i) << 28) ^ u64::from(j);
+        let mut rng = SplitMix64::new(self.world.settings.seed, stream);
+        let n = f64::from(self.cells);
+        let u = -1.0 + 2.0 * (f64::from(i) + rng.range(0.15, 0.85)) / n;
+        let v = -1.0 + 2.0 * (f64::from(j) + rng.range(0.15, 0.85)) / n;
+        let roll = rng.next_f64();
+        let scale = rng.range(0.7, 1.3);
+        let yaw_rad = rng.range(0.0, std::f64::consts::TAU);
+        let dir = cube_to_sphere(face, u, v);
+        let (biome, height_m, slope_deg) = biome_and_slope_at(self.world, self.climate, dir)?;
+        let (tree, rock) = density(biome);
+        let kind = if roll < tree && slope_deg <= self.rules.tree_slope_deg {
+            ScatterKind::Tree
+        } else if roll >= tree && roll < tree + rock && slope_deg <= self.rules.rock_slope_deg {
+            ScatterKind::Rock
+        } else {
+            return None;
+        };
+        let radius = self.world.settings.radius_m;
+        if self.clearings.iter().any(|&c| (c - dir).length() * radius < self.rules.clearing_m) {
+            return None;
+        }
+        Some(Instance { kind, dir, height_m, scale, yaw_rad })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::life::sites::SiteRules;
+    use crate::math::cube::select_chunks;
+    use crate::testkit;
+
+    #[test]
+    fn chunks_tile_the_cells_and_hold_the_same_things_at_any_level() {
+        let world = testkit::built(testkit::QUICK_WORLD);
+        let climate = Climate::of(world);
+        let sites = Sites::of(world, &SiteRules::default());
+        let scatter = Scatter::new(
+            world,
+            &climate,
+            &sites,
+            ScatterRules { spacing_m: 20.0, ..ScatterRules::default() },
+        );
+        let parent = ChunkKey { face: 4, level: 3, x: 3, y: 5 };
+        let whole = scatter.chunk(parent);
+        let mut parts: Vec<Instance> = parent.children().iter().flat_map(|&c| scatter.chunk(c)).collect();
+        let key = |a: &Instance| (a.dir.x.to_bits(), a.dir.y.to_bits(), a.dir.z.to_bits());
+        let mut sorted = whole.clone();
+        sorted.sort_by_key(key);
+        parts.sort_by_key(key);
+        assert_eq!(sorted, parts, "the children hold exactly the parent's things");
+        let cells: u32 = (0..8).map(|x| scatter.span(x, 3).len() as u32).sum();
+        assert_eq!(cells, scatter.cells_per_face(), "the spans tile the face edge");
+    }
+
+    #[test]
+    fn nothing_stands_in_water_on_a_cliff_or_in_a_clearing() {
+        let world = testkit::built(testkit::QUICK_WORLD);
+        let climate = Climate::of(world);
+        let sites = Sites::of(world, &SiteRules::default());
+        let rules = ScatterRules { spacing_m: 8.0, ..ScatterRules::default() };
+        let scatter = Scatter::new(world, &climate, &sites, rules);
+        let village = sites.village.expect("the quick world has a village");
+        let around = village.dir * world.settings.radius_m;
+        let mut seen = [0usize; 2];
+        for key in select_chunks(world.settings.radius_m, around, 1.5, 7) {
+            if (key.centre() - village.dir).length() * world.settings.radius_m > 600.0 {
+                continue;
+            }
+            for thing in scatter.chunk(key) {
+                seen[thing.kind as usize] += 1;
+                assert!(world.water_at(thing.dir).is_none(), "never in water");
+                let (_, h, slope) = biome_and_slope_at(world, &climate, thing.dir).expect("dry");
+                assert_eq!(h, thing.height_m);
+                let limit =
+                    if thing.kind == ScatterKind::Tree { rules.tree_slope_deg } else { rules.rock_slope_deg };
+                assert!(slope <= limit, "{slope}° under a {:?}", thing.kind);
+                assert!((thing.dir - village.dir).length() * world.settings.radius_m >= rules.clearing_m);
+                assert!((0.7..1.3).contains(&thing.scale));
+                let [x, y, z] = thing.axes();
+                assert!((x.cross(y).dot(z) - thing.scale.powi(3)).abs() < 1e-9, "right-handed");
+                assert!((y / thing.scale - thing.dir).length() < 1e-12, "up is up");
+            }
+        }
+        assert!(seen[0] > 0 && seen[1] > 0, "trees and rocks near the village: {seen:?}");
+    }
+}
