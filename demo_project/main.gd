@@ -29,6 +29,13 @@ const FACING_AWAY_M := 100.0
 const SPAWN_ABOVE_SEA_M := Vector2(3.0, 60.0)
 ## How often the status line reads the biome under the walker, seconds.
 const BIOME_EVERY_S := 0.5
+## Biomes with a place of their own, found nearest the mill.
+const BIOME_PLACES: Array[String] = ["forest", "snow"]
+## The settlement's houses: how many, on a ring this far from its centre (metres), and
+## each house's size (metres: width, height, depth).
+const HOUSES := 6
+const HOUSE_RING_M := 14.0
+const HOUSE_SIZE := Vector3(4.0, 3.0, 5.0)
 
 ## Name -> unit direction from the planet's centre, filled when a world is solved.
 var places: Dictionary = {}
@@ -208,6 +215,44 @@ func _find_places() -> void:
 	var settlement := _life.village_site()
 	if settlement != Vector3.ZERO:
 		places["settlement"] = settlement
+	_place_houses(settlement)
+	for biome in BIOME_PLACES:
+		var found := _life.find_biome(biome, centre, MAX_SLOPE_DEG)
+		if found != Vector3.ZERO:
+			places[biome] = found
+
+
+## HOUSES box houses on a ring around the settlement at `site`, standing on the carved
+## ground with their walls upright (none without a settlement: Vector3.ZERO).
+func _place_houses(site: Vector3) -> void:
+	var village := get_node_or_null("Village")
+	if village != null:
+		remove_child(village)
+		village.queue_free()
+	if site == Vector3.ZERO:
+		return
+	village = Node3D.new()
+	village.name = "Village"
+	add_child(village)
+	var mesh := BoxMesh.new()
+	mesh.size = HOUSE_SIZE
+	var walls := StandardMaterial3D.new()
+	walls.albedo_color = Color(0.72, 0.62, 0.48)
+	mesh.material = walls
+	var axes := _east_north(site)
+	var radius := _planet.radius_m()
+	for k in HOUSES:
+		var a := TAU * k / HOUSES
+		var dir := _toward(site, axes[0] * sin(a) + axes[1] * cos(a), HOUSE_RING_M)
+		var house := MeshInstance3D.new()
+		house.mesh = mesh
+		var up := dir
+		var facing := (site - dir * site.dot(dir)).normalized()
+		var side := up.cross(facing).normalized()
+		house.transform = Transform3D(Basis(side, up, side.cross(up)), Vector3.ZERO)
+		var foot := radius + _solver.ground_at(dir)
+		house.position = dir * (foot + HOUSE_SIZE.y / 2.0 - 0.3)
+		village.add_child(house)
 
 
 ## The direction `distance_m` metres from `from` on the way to `to` (a place, or any vector

@@ -5,11 +5,12 @@ use crate::drainage_solver::{solved_world, DrainageSolver};
 use godot::prelude::*;
 use std::cell::RefCell;
 use std::sync::Arc;
-use watershed::{biome_at, Climate, SiteRules, Sites, World};
+use watershed::{biome_at, Biome, Biomes, Climate, SiteRules, Sites, World};
 
 /// A world's climate and sites, worked out together.
 struct Life {
     climate: Climate,
+    biomes: Biomes,
     sites: Sites,
 }
 
@@ -38,6 +39,24 @@ impl PlanetLife {
         let Some(dir) = checked_direction(direction, "PlanetLife.biome_at") else { return GString::new() };
         let Some((world, life)) = self.life() else { return GString::new() };
         biome_at(&world, &life.climate, dir).map_or_else(GString::new, |b| b.name().into())
+    }
+
+    /// Unit direction of the lattice node of biome `biome` (`"forest"`, `"snow"`, …) nearest
+    /// `near` on which a walker stands (slope under `max_slope_deg` across 3 m);
+    /// `Vector3.ZERO` when there is none, and an error for an unknown name.
+    #[func]
+    fn find_biome(&self, biome: GString, near: Vector3, max_slope_deg: f64) -> Vector3 {
+        let Some(dir) = checked_direction(near, "PlanetLife.find_biome") else { return Vector3::ZERO };
+        let name = biome.to_string();
+        let Some(wanted) = Biome::from_name(&name) else {
+            godot_error!("PlanetLife.find_biome: no biome '{name}'");
+            return Vector3::ZERO;
+        };
+        let Some((world, life)) = self.life() else { return Vector3::ZERO };
+        let slope = if max_slope_deg.is_finite() { max_slope_deg.clamp(1.0, 89.0) } else { 25.0 };
+        life.biomes
+            .nearest(&world, wanted, watershed::unit(dir), slope)
+            .map_or(Vector3::ZERO, |i| to_vector3(world.lattice.positions()[i]))
     }
 
     /// Unit direction of the village's centre.
@@ -94,8 +113,9 @@ impl PlanetLife {
                 return Some((world, life.clone()));
             }
         }
-        let life =
-            Arc::new(Life { climate: Climate::of(&world), sites: Sites::of(&world, &SiteRules::default()) });
+        let climate = Climate::of(&world);
+        let biomes = Biomes::of(&world, &climate);
+        let life = Arc::new(Life { climate, biomes, sites: Sites::of(&world, &SiteRules::default()) });
         *cache = Some((world.clone(), life.clone()));
         Some((world, life))
     }
