@@ -137,6 +137,7 @@ pub use settings::{
     closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
     KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
 };
+pub use water::boat::{Boat, BoatState, Drift};
 pub use water::fit::{fit_to_ground, FitReport};
 pub use water::heightmap::{
     check_finite, check_heightmap, Cover, HeightmapParams, HeightmapStats, HeightmapWorld,

@@ -10,7 +10,9 @@ use crate::life::sites::{SiteRules, Sites};
 use crate::math::sphere;
 use crate::output::voxel::{encode_sdf, Block, BlockFill, SdfDepth};
 use crate::settings::{WorldCatalog, WorldSettings};
+use crate::water::boat::Boat;
 use crate::water::hull::Hull;
+use crate::water::levels::Body;
 use crate::water::waves::GRAVITY_M_S2 as GRAVITY;
 use crate::water::world::World;
 use glam::DVec3;
@@ -190,6 +192,7 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
 
     out.push(mill_probe(&world));
     out.push(buoyancy_probe(&world));
+    out.push(boat_probe(&world));
     out.push(voxel_probe(&world));
     out.push(ProbeLine {
         name: format!("{w}/capture"),
@@ -219,6 +222,40 @@ fn mill_probe(world: &World) -> ProbeLine {
         ok,
         "rule equal, doubled twice",
     )
+}
+
+/// The world whose boat drifts down its main river in the probes: a drift takes seconds
+/// of computing per hour afloat, so one world carries it.
+pub const BOAT_WORLD: &str = "home";
+
+/// A small boat ([`Boat::default`]) let go at the middle of the main stem's source reach
+/// ([`World::main_stem_source`]) reaches the sea or a lake within 48 simulated hours,
+/// stepped at 10 Hz, without grounding or leaving the water; on [`BOAT_WORLD`] only.
+fn boat_probe(world: &World) -> ProbeLine {
+    let name = format!("{}/boat", world.settings.name);
+    if world.settings.name != BOAT_WORLD {
+        return ProbeLine {
+            name,
+            value: String::new(),
+            verdict: Verdict::Skip(format!("drifts on {BOAT_WORLD}")),
+        };
+    }
+    let Some(k) = world.main_stem_source() else {
+        return line(name, "no rivers", false, "a river to drift down");
+    };
+    let reach = &world.carve.reaches[k];
+    let drift = world.drift(&Boat::default(), reach.start + reach.end, 0.1, 48.0 * 3600.0);
+    let value = format!(
+        "{} after {:.1} h, {:.0} m from the source, least clearance {:.2} m{}{}",
+        drift.reached.map_or("nowhere", |b| if b == Body::Sea { "the sea" } else { "a lake" }),
+        drift.seconds / 3600.0,
+        drift.distance_m,
+        drift.least_clearance_m,
+        if drift.grounded { ", grounded" } else { "" },
+        if drift.left_water { ", left the water" } else { "" },
+    );
+    let ok = drift.reached.is_some() && !drift.grounded && !drift.left_water;
+    line(name, value, ok, "the sea or a lake, afloat all the way")
 }
 
 /// A 1 m crate of 500 kg dropped on the sea (the demo's crate, through [`World::hull_forces`]):

@@ -2,6 +2,7 @@
 //! waves (`waves`), the world that answers every water question (`world`) and floating
 //! bodies (`hull`).
 
+pub mod boat;
 pub mod fit;
 pub mod heightmap;
 pub mod hull;

@@ -1,0 +1,233 @@
+//! Boats: a box hull kept upright, floated by [`Hull`] on the live water and dragged along
+//! by the water's own flow, stepped with a fixed-step integrator; and a drift down a river
+//! from its source, to test that the water carries a boat where it drains.
+
+use crate::carve::ReachEnd;
+use crate::math::geometry::segment_projection;
+use crate::math::sphere;
+use crate::water::hull::Hull;
+use crate::water::levels::Body;
+use crate::water::waves::GRAVITY_M_S2 as GRAVITY;
+use crate::water::world::World;
+use glam::DVec3;
+
+/// A boat: an upright box hull.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Boat {
+    /// Width, height and length, metres.
+    pub size_m: DVec3,
+    /// Mass, kg.
+    pub mass_kg: f64,
+    /// Drag of the whole hull fully under water, newtons per m/s through the water.
+    pub drag_n_s_per_m: f64,
+    /// The helm on a river: a sideways push towards the nearest channel's centre line,
+    /// newtons per metre off it (0: the boat only drifts).
+    pub helm_n_per_m: f64,
+}
+
+impl Default for Boat {
+    /// A small rowing boat: 1.5 m × 0.6 m × 3 m, 600 kg, that settles 0.13 m deep and is
+    /// steered gently towards the middle of a river.
+    fn default() -> Self {
+        Boat {
+            size_m: DVec3::new(1.5, 0.6, 3.0),
+            mass_kg: 600.0,
+            drag_n_s_per_m: 1600.0,
+            helm_n_per_m: 200.0,
+        }
+    }
+}
+
+impl Boat {
+    /// The hull the buoyancy reads.
+    pub fn hull(&self) -> Hull {
+        Hull::cuboid(self.size_m, self.drag_n_s_per_m)
+    }
+
+    /// How deep the boat floats on still water, metres: where the water it displaces
+    /// weighs what it does.
+    pub fn displacement_depth_m(&self) -> f64 {
+        self.mass_kg / (crate::water::hull::WATER_DENSITY * self.size_m.x * self.size_m.z)
+    }
+}
+
+/// Where a boat is and how it moves, in the planet's frame (metres, m/s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoatState {
+    /// The hull's centre, metres from the planet's centre.
+    pub position: DVec3,
+    /// Velocity, m/s.
+    pub velocity: DVec3,
+}
+
+/// How a drift ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Drift {
+    /// The standing water the boat reached (the sea or a lake), `None` if it did not.
+    pub reached: Option<Body>,
+    /// Simulated seconds until then (or until it stopped).
+    pub seconds: f64,
+    /// Whether the keel touched the ground.
+    pub grounded: bool,
+    /// Whether the boat ended over dry land.
+    pub left_water: bool,
+    /// The least clearance under the keel met on the way, metres.
+    pub least_clearance_m: f64,
+    /// Straight distance from the start to the end, metres.
+    pub distance_m: f64,
+}
+
+impl World {
+    /// One step of `dt` seconds at time `t` (the waves' clock): the hull's eight sample
+    /// points upright around `state.position`, their forces, gravity and, on a river, the
+    /// helm's push towards the channel's centre line; semi-implicit Euler.
+    pub fn boat_step(&self, boat: &Boat, state: &mut BoatState, t: f64, dt: f64) {
+        let up = sphere::unit(state.position);
+        let east = DVec3::Y.cross(up);
+        let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
+        let north = up.cross(east);
+        let points: Vec<DVec3> = Hull::cuboid_samples(boat.size_m)
+            .iter()
+            .map(|s| state.position + east * s.x + up * s.y + north * s.z)
+            .collect();
+        let water: DVec3 = self.hull_forces(&boat.hull(), &points, state.velocity, t).iter().sum();
+        let helm = self.off_centre_line(up).map_or(DVec3::ZERO, |off| off * boat.helm_n_per_m);
+        let force = water + helm;
+        state.velocity += (force / boat.mass_kg - up * GRAVITY) * dt;
+        state.position += state.velocity * dt;
+    }
+
+    /// A `boat` let go on the water at direction `start` and stepped by `dt` seconds until
+    /// it reaches the sea or a lake, grounds, leaves the water or `max_s` seconds pass.
+    pub fn drift(&self, boat: &Boat, start: DVec3, dt: f64, max_s: f64) -> Drift {
+        let r = self.settings.radius_m;
+        let start = sphere::unit(start);
+        let level = self.level_at(start).unwrap_or_else(|| self.ground(start));
+        let lift = boat.size_m.y / 2.0 - boat.displacement_depth_m();
+        let mut state = BoatState { position: start * (r + level + lift), velocity: DVec3::ZERO };
+        let mut drift = Drift {
+            reached: None,
+            seconds: 0.0,
+            grounded: false,
+            left_water: false,
+            least_clearance_m: f64::INFINITY,
+            distance_m: 0.0,
+        };
+        let steps = (max_s / dt).ceil() as usize;
+        for step in 1..=steps {
+            self.boat_step(boat, &mut state, drift.seconds, dt);
+            drift.seconds = step as f64 * dt;
+            let dir = sphere::unit(state.position);
+            drift.distance_m = (dir - start).length() * r;
+            let keel = state.position.length() - r - boat.size_m.y / 2.0;
+            drift.least_clearance_m = drift.least_clearance_m.min(keel - self.ground(dir));
+            match self.water_at(dir) {
+                None => drift.left_water = true,
+                Some(w) if w.body != Body::River => drift.reached = Some(w.body),
+                Some(_) => {}
+            }
+            drift.grounded = drift.least_clearance_m < 0.0;
+            if drift.grounded || drift.left_water || drift.reached.is_some() {
+                break;
+            }
+        }
+        drift
+    }
+
+    /// From `dir` to the nearest point of the centre line of the nearest river channel that
+    /// holds it, along the ground, metres; `None` off the rivers.
+    fn off_centre_line(&self, dir: DVec3) -> Option<DVec3> {
+        let node = self.lattice.nearest_node(dir).index();
+        let radius = self.settings.radius_m;
+        let mut best: Option<(f64, DVec3)> = None;
+        for &id in self.carve.reaches_at(node) {
+            let reach = &self.carve.reaches[id as usize];
+            let (t, across) = segment_projection(reach.start, reach.end, dir);
+            if across * radius < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
+                let on_line = reach.start + (reach.end - reach.start) * t;
+                let off = on_line - dir;
+                best = Some((across, (off - dir * off.dot(dir)) * radius));
+            }
+        }
+        best.map(|(_, off)| off)
+    }
+
+    /// The source of the main stem of the river with the most catchment at its mouth (into
+    /// the sea, or a lake on a world without mouths): walk up from that mouth, at each join
+    /// taking the reach with the larger catchment (ties: the lower index), to a reach nothing
+    /// flows into. The reach's index, `None` without rivers.
+    pub fn main_stem_source(&self) -> Option<usize> {
+        let reaches = &self.carve.reaches;
+        let ends = |e: ReachEnd| (0..reaches.len()).filter(move |&k| reaches[k].ends_in == e);
+        let largest = |it: &mut dyn Iterator<Item = usize>| {
+            it.max_by(|&a, &b| reaches[a].catchment_m2.total_cmp(&reaches[b].catchment_m2).then(b.cmp(&a)))
+        };
+        let mut at = largest(&mut ends(ReachEnd::Sea)).or_else(|| largest(&mut ends(ReachEnd::Lake)))?;
+        for _ in 0..reaches.len() {
+            let from = reaches[at].from;
+            let ups = self
+                .carve
+                .reaches_at(from.index())
+                .iter()
+                .map(|&k| k as usize)
+                .filter(|&k| reaches[k].to == from);
+            match largest(&mut ups.collect::<Vec<_>>().into_iter()) {
+                Some(up) => at = up,
+                None => break,
+            }
+        }
+        Some(at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit;
+
+    /// On still water (a lake, or the sea on a calm clock where there is no lake) a boat
+    /// settles at its displacement depth.
+    #[test]
+    fn a_boat_on_still_water_settles_at_its_displacement_depth() {
+        let world = testkit::built(testkit::QUICK_WORLD);
+        let d = &world.drainage;
+        let lake = (0..d.kind.len()).find(|&i| {
+            d.kind[i] == crate::drainage::NodeKind::Lake && d.water_level_m(i) - world.heights[i] > 2.0
+        });
+        let node = lake.expect("the quick world has a lake deeper than 2 m");
+        let dir = world.lattice.positions()[node];
+        let boat = Boat::default();
+        let level = d.water_level_m(node);
+        let r = world.settings.radius_m;
+        let mut state = BoatState { position: dir * (r + level + 0.5), velocity: DVec3::ZERO };
+        for step in 0..600 {
+            world.boat_step(&boat, &mut state, step as f64 * 0.05, 0.05);
+        }
+        let bottom = state.position.length() - r - boat.size_m.y / 2.0;
+        let draft = level - bottom;
+        let expected = boat.displacement_depth_m();
+        assert!((draft - expected).abs() < 0.01, "draft {draft:.4} m, displacement depth {expected:.4} m");
+        assert!(state.velocity.length() < 0.01, "at rest: {}", state.velocity.length());
+    }
+
+    /// Let go at the source of archipelago's main river, the boat reaches the sea afloat.
+    #[test]
+    fn a_boat_drifts_from_the_source_to_the_sea() {
+        let world = testkit::built("archipelago");
+        let reach = &world.carve.reaches[world.main_stem_source().expect("rivers")];
+        let drift = world.drift(&Boat::default(), reach.start + reach.end, 0.1, 4.0 * 3600.0);
+        assert_eq!(drift.reached, Some(Body::Sea), "{drift:?}");
+        assert!(!drift.grounded && !drift.left_water && drift.least_clearance_m > 0.0, "{drift:?}");
+        let pure = Boat { helm_n_per_m: 0.0, ..Boat::default() };
+        let drifting = world.drift(&pure, reach.start + reach.end, 0.1, 60.0);
+        assert!(drifting.distance_m > 1.0, "the current alone carries it: {drifting:?}");
+    }
+
+    #[test]
+    fn the_main_stem_source_is_a_reach_nothing_flows_into() {
+        let world = testkit::built(testkit::QUICK_WORLD);
+        let k = world.main_stem_source().expect("the quick world has rivers");
+        let reaches = &world.carve.reaches;
+        assert!(!reaches.iter().any(|r| r.to == reaches[k].from), "nothing flows into the source");
+    }
+}
