@@ -192,9 +192,7 @@ pub(crate) fn biome_and_slope_at(world: &World, climate: &Climate, dir: DVec3) -
     if world.water_at(up).is_some() {
         return None;
     }
-    let east = DVec3::Y.cross(up);
-    let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
-    let north = up.cross(east);
+    let (east, north) = sphere::east_north(up);
     let step = SLOPE_SPAN_M / world.settings.radius_m;
     let h = world.ground(up);
     let gx = (world.ground(sphere::unit(up + east * step)) - h) / SLOPE_SPAN_M;

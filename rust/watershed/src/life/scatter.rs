@@ -10,6 +10,7 @@ use crate::life::climate::Climate;
 use crate::life::sites::Sites;
 use crate::math::cube::{cube_to_sphere, ChunkKey};
 use crate::math::rng::SplitMix64;
+use crate::math::sphere;
 use crate::water::world::World;
 use glam::DVec3;
 
@@ -43,9 +44,7 @@ impl Instance {
     /// towards north), y the local up; a right-handed frame, as an engine's basis columns.
     pub fn axes(&self) -> [DVec3; 3] {
         let up = self.dir;
-        let east = DVec3::Y.cross(up);
-        let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
-        let north = up.cross(east);
+        let (east, north) = sphere::east_north(up);
         let x = east * libm::cos(self.yaw_rad) + north * libm::sin(self.yaw_rad);
         let z = x.cross(up);
         [x * self.scale, up * self.scale, z * self.scale]

@@ -213,9 +213,7 @@ fn water_level_near(world: &World, node: usize) -> Option<f64> {
 /// points is under water.
 pub fn footprint_slope_deg(world: &World, dir: DVec3, radius_m: f64) -> Option<f64> {
     let up = sphere::unit(dir);
-    let east = DVec3::Y.cross(up);
-    let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
-    let north = up.cross(east);
+    let (east, north) = sphere::east_north(up);
     let angle = radius_m / world.settings.radius_m;
     let points: Vec<DVec3> = std::iter::once(up)
         .chain((0..8).map(|k| {

@@ -32,6 +32,14 @@ pub fn unit(dir: DVec3) -> DVec3 {
     }
 }
 
+/// East and north along the ground at unit direction `up` (unit tangents; at the poles,
+/// +X stands in for east).
+pub fn east_north(up: DVec3) -> (DVec3, DVec3) {
+    let east = DVec3::Y.cross(up);
+    let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
+    (east, up.cross(east))
+}
+
 /// `dir` scaled to unit length, or `None` for a zero, NaN or infinite vector (one that has
 /// no direction). Callers facing user input use this instead of [`unit()`]'s fallback.
 pub fn checked_unit(dir: DVec3) -> Option<DVec3> {

@@ -83,9 +83,7 @@ impl World {
     /// helm's push towards the channel's centre line; semi-implicit Euler.
     pub fn boat_step(&self, boat: &Boat, state: &mut BoatState, t: f64, dt: f64) {
         let up = sphere::unit(state.position);
-        let east = DVec3::Y.cross(up);
-        let east = if east.length_squared() < 1e-12 { DVec3::X } else { east.normalize() };
-        let north = up.cross(east);
+        let (east, north) = sphere::east_north(up);
         let points: Vec<DVec3> = Hull::cuboid_samples(boat.size_m)
             .iter()
             .map(|s| state.position + east * s.x + up * s.y + north * s.z)
