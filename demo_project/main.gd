@@ -4,7 +4,7 @@ extends Node3D
 
 const DEPTH_MAP_WIDTH := 1024
 ## Named places that stand in water; the walker lands on dry ground at every other one.
-const WET_PLACES: Array[String] = ["sea", "lake", "mill", "downstream", "mouth"]
+const WET_PLACES: Array[String] = ["sea", "lake", "mill", "downstream", "mouth", "boat"]
 ## The steepest ground a walker is put on, degrees, measured over STANDABLE_SPAN_M metres.
 const MAX_SLOPE_DEG := 25.0
 const STANDABLE_SPAN_M := 6.0
@@ -12,6 +12,10 @@ const STANDABLE_SPAN_M := 6.0
 const VILLAGE_SEARCH_M := [40.0, 60.0, 80.0, 120.0, 160.0, 240.0, 320.0, 480.0, 640.0]
 ## How far down the river from the mill a swimmer watches it turn, metres.
 const DOWNSTREAM_M := 12.0
+## How far down the river from the mill the boat is launched, and how far above the launch
+## the "boat" place is (the boat drifts away from a swimmer there), metres.
+const BOAT_LAUNCH_M := 40.0
+const BOAT_PLACE_M := 32.0
 ## Compass bearings searched for the village around the mill, degrees.
 const VILLAGE_BEARINGS_DEG := [90.0, 270.0, 45.0, 135.0, 225.0, 315.0, 0.0, 180.0]
 ## The crate floats this far from the open-sea place, away from the river mouth, metres: in
@@ -39,6 +43,8 @@ const HOUSE_SIZE := Vector3(4.0, 3.0, 5.0)
 
 ## Name -> unit direction from the planet's centre, filled when a world is solved.
 var places: Dictionary = {}
+## Where the boat was let go on the largest river (Vector3.ZERO: no river to launch on).
+var boat_launch := Vector3.ZERO
 var _catalog := WorldCatalog.new()
 var _counts := ""
 var _biome_clock := 0.0
@@ -51,6 +57,7 @@ var _biome_clock := 0.0
 @onready var _sea: MeshInstance3D = $Planet/Sea
 @onready var _walker: Node3D = $Walker
 @onready var _crate: Node3D = $Crate
+@onready var _boat: Node3D = $Boat
 @onready var _mill: Node3D = $Mill
 @onready var _world_picker: OptionButton = $UI/Panel/Rows/WorldPicker
 @onready var _place_picker: OptionButton = $UI/Panel/Rows/PlacePicker
@@ -106,6 +113,8 @@ func teleport(place: String) -> void:
 	var target: String = FACING.get(place, "")
 	if places.has(target):
 		_walker.call("face", places[target] * _planet.radius_m())
+	if place == "boat" and boat_launch != Vector3.ZERO:
+		_walker.call("face", boat_launch * _planet.radius_m())
 	target = FACING_AWAY.get(place, "")
 	if places.has(target):
 		_walker.call("face", _toward(dir, places[target], -FACING_AWAY_M) * _planet.radius_m())
@@ -151,6 +160,10 @@ func _on_solved(stats: Dictionary) -> void:
 	var sea: Vector3 = places.get("sea", places["spawn"])
 	_crate.call("drop_at", _toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M))
 	_mill.call("place_at", places.get("mill", places["spawn"]))
+	_boat.visible = boat_launch != Vector3.ZERO
+	_boat.set("freeze", not _boat.visible)
+	if _boat.visible:
+		_boat.call("launch_at", boat_launch)
 
 
 ## Named places from the solve, all near the mill on the largest river
@@ -159,6 +172,7 @@ func _on_solved(stats: Dictionary) -> void:
 ## river mouth, lake and open sea. Without a mill the first land node is the centre.
 func _find_places() -> void:
 	places.clear()
+	boat_launch = Vector3.ZERO
 	var kinds := _solver.kinds()
 	var positions := _solver.positions()
 	var heights := _solver.heights()
@@ -173,6 +187,8 @@ func _find_places() -> void:
 		var flow := _water.flow_at(centre * (_planet.radius_m() + level))
 		if not is_nan(level) and flow.length() > 0.0:
 			places["downstream"] = _toward(centre, flow, DOWNSTREAM_M)
+			boat_launch = _toward(centre, flow, BOAT_LAUNCH_M)
+			places["boat"] = _toward(centre, flow, BOAT_PLACE_M)
 	else:
 		centre = Vector3.UP
 		for i in kinds.size():

@@ -2,8 +2,9 @@ extends SceneTree
 ## demo: the demo's main scene played headless, as a player would meet it. The home world
 ## solves; the walker stands on dry ground at the spawn; after 10 s of physics the crate
 ## floats at the sea's live surface (not fallen through the planet, not flown away); the
-## mill turns; teleporting to every named place lands on dry ground or in water as the place
-## says, and in a river or lake the terrain draws that water's surface around the walker;
+## mill turns; a boat floats on the largest river and drifts downstream; teleporting to
+## every named place lands on dry ground or in water as the place says, and in a river or
+## lake the terrain draws that water's surface around the walker;
 ## every world has a settlement (PlanetLife's village), trees or rocks stand around the
 ## walker and the status line names the biome under the walker.
 ## Then two other worlds are picked from the world picker and the same is checked.
@@ -88,6 +89,7 @@ func _check_world(world_name: String, started: int) -> void:
 	var named := biomes.any(func(b: String) -> bool: return status.text.ends_with("; " + b))
 	_lib.check("%s/status_biome" % p, named, status.text, "the biome under the walker")
 	_check_crate(p)
+	_check_boat(p)
 	_check_mill(p)
 	for place: String in places:
 		_main.call("teleport", place)
@@ -162,6 +164,25 @@ func _check_crate(p: String) -> void:
 	var off := pos.length() - (_planet.radius_m() + surface)
 	var what := "%.2f m from the live surface, %.2f m/s" % [off, crate.linear_velocity.length()]
 	_lib.check("%s/crate_floats" % p, absf(off) <= FLOATING_M, what, "within 1.5 m")
+
+
+## The boat launched on the largest river floats at its surface and the current has
+## carried it downstream.
+func _check_boat(p: String) -> void:
+	var launch: Vector3 = _main.get("boat_launch")
+	if launch == Vector3.ZERO:
+		_lib.skip("%s/boat_floats" % p, "no river to launch on")
+		return
+	var boat: RigidBody3D = _main.get_node("Boat")
+	var pos := boat.global_position
+	var level := _water.level_at(pos)
+	var off := pos.length() - (_planet.radius_m() + level)
+	var what := "%.2f m from the river's surface" % off if not is_nan(level) else "out of the water"
+	var floats := not is_nan(level) and absf(off) <= FLOATING_M
+	_lib.check("%s/boat_floats" % p, floats, what, "within 1.5 m")
+	var moved := pos.normalized().distance_to(launch) * _planet.radius_m()
+	var drift := "%.1f m from the launch, %.2f m/s" % [moved, boat.linear_velocity.length()]
+	_lib.check("%s/boat_drifts" % p, moved > 1.0, drift, "carried downstream")
 
 
 ## The mill wheel turns in its river.

@@ -145,6 +145,15 @@ impl WaterTable {
         )
     }
 
+    /// From `position` (or a direction) to the centre line of the river channel that holds
+    /// it, along the ground, metres: what a boat's helm steers by. `Vector3.ZERO` off the
+    /// rivers and before a solve.
+    #[func]
+    fn channel_offset(&self, position: Vector3) -> Vector3 {
+        let Some(p) = checked_direction(position, "WaterTable.channel_offset") else { return Vector3::ZERO };
+        self.world().and_then(|w| w.channel_offset(p)).map_or(Vector3::ZERO, to_vector3)
+    }
+
     /// Where a box of `size` (metres) is sampled for `hull_forces`: the centres of its eight
     /// octants, in the box's own frame.
     #[func]

@@ -89,7 +89,7 @@ impl World {
             .map(|s| state.position + east * s.x + up * s.y + north * s.z)
             .collect();
         let water: DVec3 = self.hull_forces(&boat.hull(), &points, state.velocity, t).iter().sum();
-        let helm = self.off_centre_line(up).map_or(DVec3::ZERO, |off| off * boat.helm_n_per_m);
+        let helm = self.channel_offset(up).map_or(DVec3::ZERO, |off| off * boat.helm_n_per_m);
         let force = water + helm;
         state.velocity += (force / boat.mass_kg - up * GRAVITY) * dt;
         state.position += state.velocity * dt;
@@ -134,7 +134,8 @@ impl World {
 
     /// From `dir` to the nearest point of the centre line of the nearest river channel that
     /// holds it, along the ground, metres; `None` off the rivers.
-    fn off_centre_line(&self, dir: DVec3) -> Option<DVec3> {
+    pub fn channel_offset(&self, dir: DVec3) -> Option<DVec3> {
+        let dir = sphere::unit(dir);
         let node = self.lattice.nearest_node(dir).index();
         let radius = self.settings.radius_m;
         let mut best: Option<(f64, DVec3)> = None;
@@ -219,6 +220,20 @@ mod tests {
         let pure = Boat { helm_n_per_m: 0.0, ..Boat::default() };
         let drifting = world.drift(&pure, reach.start + reach.end, 0.1, 60.0);
         assert!(drifting.distance_m > 1.0, "the current alone carries it: {drifting:?}");
+    }
+
+    #[test]
+    fn the_channel_offset_points_back_to_the_centre_line() {
+        let world = testkit::built(testkit::QUICK_WORLD);
+        let reach = &world.carve.reaches[world.main_stem_source().expect("rivers")];
+        let mid = sphere::unit(reach.start + reach.end);
+        let side = (reach.end - reach.start).cross(mid).normalize();
+        let off_by = 0.5 * reach.half_width_m / world.settings.radius_m;
+        let beside = sphere::unit(mid + side * off_by);
+        let back = world.channel_offset(beside).expect("inside the channel");
+        assert!((back.length() - 0.5 * reach.half_width_m).abs() < 0.05 * reach.half_width_m, "{back}");
+        assert!(back.dot(side) < 0.0, "towards the centre line");
+        assert!(world.channel_offset(mid).is_some_and(|o| o.length() < 1e-6));
     }
 
     #[test]
