@@ -6,7 +6,7 @@ use watershed::{
     scatter_digest_chunks, Climate, Scatter, ScatterKind, ScatterRules, SiteRules, Sites, World,
 };
 
-const QUICK_SCATTER: &str = "2f12c2eca5f2904a71ab0fe7c61a315ddb1fda769230db52c7aa0e859af462f1";
+const QUICK_SCATTER: &str = "7bfb3223dd8a8b4efcb112790f2ba11320efe698687605e12ade73408d21ecda";
 
 #[test]
 fn quick_world_scatter_is_pinned_and_the_same_on_one_thread() {

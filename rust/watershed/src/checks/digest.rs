@@ -133,13 +133,14 @@ impl World {
 }
 
 /// The chunks the scatter digest reads: the centre chunk of each cube face at level 6, and
-/// the level-7 chunk holding the village when there is one.
+/// the level-5 chunk nearest the village when there is one (wide enough to hold the
+/// village's clearing and the country around it).
 pub fn scatter_digest_chunks(sites: &Sites) -> Vec<ChunkKey> {
     let mut chunks: Vec<ChunkKey> = (0..6).map(|face| ChunkKey { face, level: 6, x: 32, y: 32 }).collect();
     if let Some(village) = &sites.village {
         let holding = (0..6u8)
             .flat_map(|face| {
-                (0..128u32).flat_map(move |x| (0..128u32).map(move |y| ChunkKey { face, level: 7, x, y }))
+                (0..32u32).flat_map(move |x| (0..32u32).map(move |y| ChunkKey { face, level: 5, x, y }))
             })
             .min_by(|a, b| {
                 let d = |k: &ChunkKey| (k.centre() - village.dir).length_squared();

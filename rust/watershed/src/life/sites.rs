@@ -66,7 +66,9 @@ pub struct Site {
     pub dir: DVec3,
     /// Ground height at the centre, metres above the datum.
     pub height_m: f64,
-    /// How good it is, 0..=1 (flat, close to water, beside a big river or a lake).
+    /// How good it is, 0..=1: flat (30%), close to its river or lake (20%), beside a big
+    /// river or a lake (20%), near the coast, where the spawn must see it from (30%, falling
+    /// off as `exp(-walk / COAST_REACH_M)`).
     pub score: f64,
     /// Steepest slope across the footprint, degrees.
     pub slope_deg: f64,
@@ -125,6 +127,7 @@ impl Sites {
 
         let is_fresh = |i: usize| matches!(kind[i], NodeKind::River | NodeKind::Lake);
         let (walk, source) = walks(lattice, &is_fresh);
+        let to_coast = coast_walks(world);
         let falls: Vec<DVec3> = world.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start).collect();
         let lake_or_big = |s: usize| match kind[s] {
             NodeKind::Lake => 1.0,
@@ -152,9 +155,12 @@ impl Sites {
                 if slope_deg >= rules.max_slope_deg {
                     return None;
                 }
-                let score = 0.4 * (1.0 - slope_deg / rules.max_slope_deg)
-                    + 0.3 * (1.0 - walk[i] / rules.walk_m.max(1.0))
-                    + 0.3 * lake_or_big(src);
+                let coastal =
+                    if to_coast[i].is_finite() { libm::exp(-to_coast[i] / COAST_REACH_M) } else { 0.0 };
+                let score = 0.3 * (1.0 - slope_deg / rules.max_slope_deg)
+                    + 0.2 * (1.0 - walk[i] / rules.walk_m.max(1.0))
+                    + 0.2 * lake_or_big(src)
+                    + 0.3 * coastal;
                 Some(Site {
                     node: i as u32,
                     dir,
@@ -181,7 +187,7 @@ impl Sites {
         let hamlets = chosen.iter().skip(1).copied().collect();
         let why_not = village.is_none().then(|| why_no_village(world, &land, &walk, rules));
         let mill = village.and_then(|v| mill_near(world, v.dir, rules));
-        let spawn = spawn_near(world, &slope, village.as_ref(), rules);
+        let spawn = spawn_near(world, &slope, &to_coast, village.as_ref(), rules);
         Sites { village, hamlets, why_not, candidates, mill, spawn, walkable, impassable }
     }
 }
@@ -270,13 +276,16 @@ fn mill_near(world: &World, village: DVec3, rules: &SiteRules) -> Option<(DVec3,
 /// The spawn: a dry, gentle node (slope under the rules' limit at the node and across a
 /// small footprint) from which the village is in sight, nearest the coast (then nearest the
 /// village, then the lowest index). Without a village, the dry node nearest the coast.
-fn spawn_near(world: &World, slope: &[f64], village: Option<&Site>, rules: &SiteRules) -> Option<Spawn> {
+fn spawn_near(
+    world: &World,
+    slope: &[f64],
+    to_coast: &[f64],
+    village: Option<&Site>,
+    rules: &SiteRules,
+) -> Option<Spawn> {
     let lattice = &*world.lattice;
     let kind = &world.drainage.kind;
     let radius = world.settings.radius_m;
-    let has_sea = kind.contains(&NodeKind::Sea);
-    let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
-    let (to_coast, _) = walks(lattice, &coast);
     let mut best: Option<(f64, f64, usize)> = None;
     for i in (0..lattice.len()).filter(|&i| kind[i] == NodeKind::Land && slope[i] < rules.spawn_slope_deg) {
         let dir = lattice.positions()[i];
@@ -303,6 +312,19 @@ fn spawn_near(world: &World, slope: &[f64], village: Option<&Site>, rules: &Site
         }
     })
 }
+
+/// The walk from every node to the coast (the sea; on a world without one, any water),
+/// metres; infinite where there is none.
+fn coast_walks(world: &World) -> Vec<f64> {
+    let kind = &world.drainage.kind;
+    let has_sea = kind.contains(&NodeKind::Sea);
+    let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
+    walks(&*world.lattice, &coast).0
+}
+
+/// How far inland a village still counts as coastal, metres: the coastal share of its
+/// score falls off as `exp(-walk to the coast / COAST_REACH_M)`.
+pub const COAST_REACH_M: f64 = 1000.0;
 
 /// Eye height of a walker, metres.
 const EYE_M: f64 = 1.7;
