@@ -5,8 +5,7 @@ use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 use watershed::{
-    render_biome_map, render_globe, render_map, Biomes, Climate, GlobeView, Image, SiteRules, Sites, World,
-    WorldSettings, BIOMES,
+    render_biome_map, render_globe, render_map, GlobeView, Image, Life, World, WorldSettings, BIOMES,
 };
 
 /// Picture sizes in pixels.
@@ -34,9 +33,8 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     let stats_ms = ms(t);
 
     let t = Instant::now();
-    let climate = Climate::of(&solved);
-    let biomes = Biomes::of(&solved, &climate);
-    let sites = Sites::of(&solved, &SiteRules::default());
+    let life = Life::of(&solved);
+    let (climate, sites) = (&life.climate, &life.sites);
     let life_ms = ms(t);
 
     let rows = (4 * (sizes.map_width.max(2) / 2) + sizes.globe_size.max(2)) as u64;
@@ -48,13 +46,13 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     );
     let tick = |n: u64| bar.inc(n);
     let t = Instant::now();
-    let map = render_map(&solved, &climate, sizes.map_width, &tick);
+    let map = render_map(&solved, climate, sizes.map_width, &tick);
     let map_ms = ms(t);
     let t = Instant::now();
-    let biome_map = render_biome_map(&solved, &climate, sizes.map_width, &tick);
+    let biome_map = render_biome_map(&solved, climate, sizes.map_width, &tick);
     let biome_map_ms = ms(t);
     let t = Instant::now();
-    let globe = render_globe(&solved, &climate, sizes.globe_size, GlobeView::default(), &tick);
+    let globe = render_globe(&solved, climate, sizes.globe_size, GlobeView::default(), &tick);
     let globe_ms = ms(t);
     bar.finish_and_clear();
 
@@ -83,7 +81,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "ground": ground_report(&solved),
         "carve": carve_report(&solved),
         "water": water_report(&solved),
-        "life": life_report(&solved, &climate, &biomes, &sites),
+        "life": life_report(&solved, &life),
         "images": {
             "map.png": [map.width, map.height],
             "globe.png": [globe.width, globe.height],
@@ -128,7 +126,8 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
 }
 
 /// Climate, biome shares of the dry land, the sites and the playability figures.
-fn life_report(world: &World, climate: &Climate, biomes: &Biomes, sites: &Sites) -> serde_json::Value {
+fn life_report(world: &World, life: &Life) -> serde_json::Value {
+    let (climate, biomes, sites) = (&life.climate, &life.biomes, &life.sites);
     let dry: Vec<usize> = (0..biomes.node.len()).filter(|&i| biomes.node[i].is_some()).collect();
     let mean = |v: &[f64]| dry.iter().map(|&i| v[i]).sum::<f64>() / dry.len().max(1) as f64;
     let place = |dir: watershed::DVec3| {

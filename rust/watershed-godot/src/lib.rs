@@ -9,6 +9,7 @@
 mod convert;
 mod drainage_solver;
 mod heightmap_watershed;
+mod life_cache;
 mod planet_height;
 mod planet_life;
 mod planet_scatter;

@@ -2,23 +2,16 @@
 
 use crate::convert::{checked_direction, to_vector3};
 use crate::drainage_solver::{solved_world, DrainageSolver};
+use crate::life_cache::shared_life;
 use godot::prelude::*;
-use std::cell::RefCell;
-use std::sync::Arc;
-use watershed::{biome_at, Biome, Biomes, Climate, SiteRules, Sites, World};
-
-/// A world's climate and sites, worked out together.
-struct Life {
-    climate: Climate,
-    biomes: Biomes,
-    sites: Sites,
-}
+use std::sync::{Arc, OnceLock};
+use watershed::{biome_at, Biome, Life, World};
 
 /// What lives on the solver's world: the biome under any point, the village and its hamlets
 /// (flat dry ground a short walk from a river or lake, above its flood), the mill beside the
 /// village and the spawn (gentle dry ground nearest the coast in sight of the village). It
-/// is worked out on the first query after each solve (a few hundred milliseconds on a
-/// 90,000-node world). Directions are from the planet's centre; `Vector3.ZERO` or an empty
+/// is worked out once per solve, shared with `PlanetTerrain` and `PlanetScatter`; a query
+/// before it is ready waits for it (a few hundred milliseconds on a 90,000-node world). Directions are from the planet's centre; `Vector3.ZERO` or an empty
 /// result before a solve or where a world has no such place.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node)]
@@ -26,7 +19,6 @@ pub struct PlanetLife {
     /// The solver whose world this reads.
     #[export]
     solver: Option<Gd<DrainageSolver>>,
-    life: RefCell<Option<(Arc<World>, Arc<Life>)>>,
     base: Base<Node>,
 }
 
@@ -104,19 +96,21 @@ impl PlanetLife {
 }
 
 impl PlanetLife {
-    /// The solved world and its life, worked out once per solve.
-    fn life(&self) -> Option<(Arc<World>, Arc<Life>)> {
+    /// The solved world and its life.
+    fn life(&self) -> Option<(Arc<World>, Ready)> {
         let world = solved_world(self.solver.as_ref(), "PlanetLife")?;
-        let mut cache = self.life.borrow_mut();
-        if let Some((seen, life)) = cache.as_ref() {
-            if Arc::ptr_eq(seen, &world) {
-                return Some((world, life.clone()));
-            }
-        }
-        let climate = Climate::of(&world);
-        let biomes = Biomes::of(&world, &climate);
-        let life = Arc::new(Life { climate, biomes, sites: Sites::of(&world, &SiteRules::default()) });
-        *cache = Some((world.clone(), life.clone()));
+        let life = Ready(shared_life(&world));
         Some((world, life))
+    }
+}
+
+/// A world's shared life, read once it is worked out: a read waits for it.
+struct Ready(Arc<OnceLock<Life>>);
+
+impl std::ops::Deref for Ready {
+    type Target = Life;
+
+    fn deref(&self) -> &Life {
+        self.0.wait()
     }
 }

@@ -2,30 +2,25 @@
 
 use crate::convert::{to_vector3, viewer_offset};
 use crate::drainage_solver::{solved_world, DrainageSolver};
+use crate::life_cache::shared_life;
 use godot::classes::multi_mesh::TransformFormat;
 use godot::classes::{Mesh, MultiMesh, MultiMeshInstance3D};
 use godot::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, OnceLock};
-use watershed::{
-    select_chunks, ChunkKey, Climate, DVec3, Instance, Scatter, ScatterKind, ScatterRules, SiteRules, Sites,
-    World,
-};
+use watershed::{select_chunks, ChunkKey, DVec3, Instance, Life, Scatter, ScatterKind, ScatterRules, World};
 
 /// A chunk's scattered things built on a worker thread, on their way to the main thread.
 type BuiltChunk = (ChunkKey, Vec<Instance>);
-
-/// A solved world's climate and sites: what the scatter reads.
-type Life = (Climate, Sites);
 
 /// Trees and rocks on the solver's world, in square chunks of the cube-sphere within
 /// `radius_m` of the viewer: one `MultiMeshInstance3D` per chunk and kind (`tree_mesh`,
 /// `rock_mesh`; a kind without a mesh is not drawn). Density follows the biome; nothing
 /// stands in water, on slopes too steep or in the village's clearing. The things in a chunk
-/// depend only on the world, so every peer sees the same forest. The climate and sites are
-/// worked out once per solve on a thread of their own, the chunks on worker threads; the
-/// meshes are added here, on the main thread. The planet's centre is this node's origin;
+/// depend only on the world, so every peer sees the same forest. The world's climate and
+/// sites are shared with `PlanetLife` and `PlanetTerrain`; the chunks are built on worker
+/// threads once they are ready, the meshes added here, on the main thread. The planet's centre is this node's origin;
 /// each mesh stands on its origin with +Y up.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
@@ -59,8 +54,8 @@ pub struct PlanetScatter {
     results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
     in_flight: usize,
     instances: usize,
-    /// The world whose chunks are shown and its climate and sites, set once worked out.
-    life: Option<(Arc<World>, Arc<OnceLock<Life>>)>,
+    /// The world whose chunks are shown.
+    world: Option<Arc<World>>,
     base: Base<Node3D>,
 }
 
@@ -96,8 +91,8 @@ impl INode3D for PlanetScatter {
             self.in_flight += 1;
             let (world, life, tx) = (world.clone(), life.clone(), tx.clone());
             rayon::spawn(move || {
-                let Some((climate, sites)) = life.get() else { return };
-                let scatter = Scatter::new(&world, climate, sites, rules);
+                let life = life.wait();
+                let scatter = Scatter::new(&world, &life.climate, &life.sites, rules);
                 let _ = tx.send((key, scatter.chunk(key)));
             });
         }
@@ -127,25 +122,19 @@ impl PlanetScatter {
 }
 
 impl PlanetScatter {
-    /// The climate and sites of `world` once they are worked out (started on a thread of its
-    /// own on the first call after a solve, when the old world's chunks are dropped); `None`
-    /// until then.
+    /// The life of `world` once it is worked out ([`shared_life`]); `None` until then. A new
+    /// world drops the old world's chunks.
     fn life_of(&mut self, world: &Arc<World>) -> Option<Arc<OnceLock<Life>>> {
-        if !matches!(&self.life, Some((seen, _)) if Arc::ptr_eq(seen, world)) {
+        if !self.world.as_ref().is_some_and(|seen| Arc::ptr_eq(seen, world)) {
             let old: Vec<ChunkKey> = self.shown.iter().copied().collect();
             for key in old {
                 self.hide_chunk(key);
             }
             self.wanted.clear();
-            let cell = Arc::new(OnceLock::new());
-            self.life = Some((world.clone(), cell.clone()));
-            let world = world.clone();
-            std::thread::spawn(move || {
-                let _ = cell.set((Climate::of(&world), Sites::of(&world, &SiteRules::default())));
-            });
+            self.world = Some(world.clone());
         }
-        let cell = self.life.as_ref().map(|(_, cell)| cell.clone())?;
-        cell.get().is_some().then_some(cell)
+        let life = shared_life(world);
+        life.get().is_some().then_some(life)
     }
 
     /// The chunks at `chunk_level` whose centres are within `radius_m` of `viewer`.

@@ -2,6 +2,7 @@
 
 use crate::convert::{collision_faces, mesh_arrays, viewer_offset};
 use crate::drainage_solver::{solved_world, DrainageSolver};
+use crate::life_cache::shared_life;
 use godot::classes::mesh::PrimitiveType;
 use godot::classes::{
     ArrayMesh, CollisionShape3D, ConcavePolygonShape3D, Material, MeshInstance3D, StaticBody3D,
@@ -9,8 +10,8 @@ use godot::classes::{
 use godot::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, OnceLock};
-use watershed::{select_chunks, ChunkKey, Climate, MeshArrays, World};
+use std::sync::Arc;
+use watershed::{select_chunks, ChunkKey, MeshArrays, World};
 
 /// A chunk's ground and river-and-lake water meshes built on a worker thread, on their way
 /// to the main thread.
@@ -19,8 +20,8 @@ type BuiltChunk = (ChunkKey, MeshArrays, MeshArrays);
 /// A chunked cube-sphere mesh of the carved ground around a viewer: chunks split while the
 /// viewer is within `split_factor` chunk widths, meshes built on worker threads and applied
 /// here on the main thread, collision on the finest chunks, vertex colours from the world's
-/// look and biomes (its climate worked out once per solve, on the first worker that needs
-/// it), and the rivers' and lakes' surfaces with each chunk when `water_material` is set.
+/// look and biomes (the world's climate shared with `PlanetLife` and `PlanetScatter`), and
+/// the rivers' and lakes' surfaces with each chunk when `water_material` is set.
 /// Reads the solved world of `solver`; the planet's centre is this node's origin.
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
@@ -58,8 +59,6 @@ pub struct PlanetTerrain {
     shown: BTreeSet<ChunkKey>,
     results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
     in_flight: usize,
-    /// The solved world the chunks show and its climate, filled by the first chunk built.
-    climate: Option<(Arc<World>, Arc<OnceLock<Climate>>)>,
     base: Base<Node3D>,
 }
 
@@ -94,21 +93,16 @@ impl INode3D for PlanetTerrain {
             select_chunks(world.settings.radius_m, local, self.split_factor, level).into_iter().collect();
         let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
         let with_water = self.water_material.is_some();
-        let climate = match &self.climate {
-            Some((shown, climate)) if Arc::ptr_eq(shown, &world) => climate.clone(),
-            _ => {
-                let climate = Arc::new(OnceLock::new());
-                self.climate = Some((world.clone(), climate.clone()));
-                climate
-            }
-        };
+        let life = shared_life(&world);
         for &key in wanted.difference(&self.shown) {
             self.in_flight += 1;
-            let (world, tx, climate) = (world.clone(), tx.clone(), climate.clone());
+            let (world, tx, life) = (world.clone(), tx.clone(), life.clone());
             rayon::spawn(move || {
                 let skirt = world.settings.relief_m * 0.02 + 2.0;
                 let water = if with_water { world.water_chunk_mesh(key, res) } else { MeshArrays::default() };
-                let climate = climate.get_or_init(|| Climate::of(&world));
+                // The life is worked out on a thread of its own, never on a rayon worker, so
+                // waiting for it here cannot hold up the work it waits on.
+                let climate = &life.wait().climate;
                 let _ = tx.send((key, world.chunk_mesh(climate, key, res, skirt), water));
             });
         }

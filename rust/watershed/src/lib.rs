@@ -110,6 +110,7 @@ pub use life::biome::{
 pub use life::climate::{temperature_c, upwind, Climate};
 pub use life::scatter::{density, Instance, Scatter, ScatterKind, ScatterRules};
 pub use life::sites::{footprint_slope_deg, in_sight, Site, SiteRules, Sites, Spawn};
+pub use life::Life;
 pub use math::cube::{select_chunks, ChunkKey};
 pub use math::rng::SplitMix64;
 pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};

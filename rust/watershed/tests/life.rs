@@ -3,7 +3,7 @@
 
 use watershed::testkit::{self, QUICK_WORLD};
 use watershed::{
-    scatter_digest_chunks, Climate, Scatter, ScatterKind, ScatterRules, SiteRules, Sites, World,
+    scatter_digest_chunks, Climate, Life, Scatter, ScatterKind, ScatterRules, SiteRules, Sites, World,
 };
 
 const QUICK_SCATTER: &str = "7bfb3223dd8a8b4efcb112790f2ba11320efe698687605e12ade73408d21ecda";
@@ -21,6 +21,8 @@ fn the_digest_chunks_hold_trees_and_rocks_clear_of_the_village() {
     let world = testkit::built(QUICK_WORLD);
     let climate = Climate::of(world);
     let sites = Sites::of(world, &SiteRules::default());
+    let life = Life::of(world);
+    assert!(life.climate == climate && life.sites == sites, "Life holds the same parts");
     let rules = ScatterRules::default();
     let scatter = Scatter::new(world, &climate, &sites, rules);
     let chunks = scatter_digest_chunks(&sites);

@@ -1,8 +1,37 @@
 //! Life on a solved planet: its climate, biomes, sites (the village, hamlets, the mill and
-//! the spawn) and scatter (trees and rocks), read from the ground and the water and never written back.
+//! the spawn) and scatter (trees and rocks), read from the ground and the water and never
+//! written back.
 
 pub mod biome;
 pub mod climate;
 pub mod scatter;
 pub mod sites;
 mod walk;
+
+use crate::water::world::World;
+use biome::Biomes;
+use climate::Climate;
+use sites::{SiteRules, Sites};
+
+/// Everything that lives on one solved world, worked out together: what the engine's nodes
+/// share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Life {
+    /// Temperature and moisture at every node.
+    pub climate: Climate,
+    /// The biome of every dry node.
+    pub biomes: Biomes,
+    /// The village, hamlets, mill and spawn under the default rules.
+    pub sites: Sites,
+}
+
+impl Life {
+    /// The life of `world`, on the calling thread alone (the climate's rule: a pool's
+    /// worker may wait on it without deadlocking the pool).
+    pub fn of(world: &World) -> Self {
+        let climate = Climate::of(world);
+        let biomes = Biomes::of(world, &climate);
+        let sites = Sites::of(world, &SiteRules::default());
+        Life { climate, biomes, sites }
+    }
+}
