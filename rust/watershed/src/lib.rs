@@ -125,8 +125,8 @@ pub use output::npy::{
     read_array2, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };
 pub use output::render::{
-    render_accumulation, render_biome_map, render_globe, render_map, render_relief, GlobeView, Image,
-    Progress,
+    render_accumulation, render_biome_map, render_globe, render_ground_map, render_map, render_relief,
+    GlobeView, Image, Progress,
 };
 pub use output::section::{render_grid_profile, render_section};
 pub use output::stream::{reaches_within, ReachStreamer, StreamUpdate};

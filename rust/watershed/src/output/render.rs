@@ -59,10 +59,42 @@ pub fn render_biome_map(world: &World, climate: &Climate, width: usize, progress
     })
 }
 
+/// The bare ground's colour on an equirectangular map like [`render_map`]'s, unshaded and
+/// with no water drawn (the sea floor and lake beds too): the biome rules under `climate`,
+/// for a terrain material to read by direction (longitude `atan2(x, z)` from -180° at the
+/// left edge, latitude `asin(y)` from 90° at the top).
+pub fn render_ground_map(world: &World, climate: &Climate, width: usize, progress: Progress) -> Image {
+    let settings = &world.settings;
+    equirectangular_base(world, width, progress, |dir, h, gradient, lat, _| {
+        let moisture = climate.moisture_at(&world.lattice, dir);
+        look::ground_color(settings, h, libm::atan(gradient).to_degrees(), lat, moisture)
+    })
+}
+
 /// An equirectangular picture `width` × `width / 2` pixels, each pixel's colour from
 /// `colour(direction, ground height, gradient, latitude, shade)` (shade 1: flat ground in
 /// full light), with the rivers and markers painted over it.
 fn equirectangular(
+    world: &World,
+    width: usize,
+    progress: Progress,
+    colour: impl Fn(DVec3, f64, f64, f64, f64) -> Color + Sync,
+) -> Image {
+    let mut image = equirectangular_base(world, width, progress, colour);
+    let dlon = std::f64::consts::TAU / image.width as f64;
+    let dlat = std::f64::consts::PI / image.height as f64;
+    let project = |p: DVec3| {
+        let (lat, lon) = sphere::lat_lon_rad(p);
+        Some(((lon + std::f64::consts::PI) / dlon - 0.5, (std::f64::consts::FRAC_PI_2 - lat) / dlat - 0.5))
+    };
+    let scale = image.width as f64 / 2048.0;
+    paint_rivers(&mut image, world, scale, project, true);
+    paint_markers(&mut image, world, scale, project);
+    image
+}
+
+/// [`equirectangular`]'s pixels alone, nothing painted over them.
+fn equirectangular_base(
     world: &World,
     width: usize,
     progress: Progress,
@@ -109,14 +141,7 @@ fn equirectangular(
             out
         })
         .collect();
-    let mut image = Image { width, height, rgb: rows.concat() };
-    let project = |p: DVec3| {
-        let (lat, lon) = sphere::lat_lon_rad(p);
-        Some(((lon + std::f64::consts::PI) / dlon - 0.5, (std::f64::consts::FRAC_PI_2 - lat) / dlat - 0.5))
-    };
-    paint_rivers(&mut image, world, width as f64 / 2048.0, project, true);
-    paint_markers(&mut image, world, width as f64 / 2048.0, project);
-    image
+    Image { width, height, rgb: rows.concat() }
 }
 
 /// Dots where rivers fall (white) and where they meet the sea (sand, the beach collar).

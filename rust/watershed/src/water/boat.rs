@@ -95,14 +95,22 @@ impl World {
         state.position += state.velocity * dt;
     }
 
+    /// Where `boat`'s centre is, metres from the planet's centre, when it floats at rest on
+    /// the still water over `dir` (at its displacement depth); on dry ground, where it would
+    /// float if the water stood at the ground.
+    pub fn afloat_at(&self, boat: &Boat, dir: DVec3) -> DVec3 {
+        let dir = sphere::unit(dir);
+        let level = self.level_at(dir).unwrap_or_else(|| self.ground(dir));
+        let lift = boat.size_m.y / 2.0 - boat.displacement_depth_m();
+        dir * (self.settings.radius_m + level + lift)
+    }
+
     /// A `boat` let go on the water at direction `start` and stepped by `dt` seconds until
     /// it reaches the sea or a lake, grounds, leaves the water or `max_s` seconds pass.
     pub fn drift(&self, boat: &Boat, start: DVec3, dt: f64, max_s: f64) -> Drift {
         let r = self.settings.radius_m;
         let start = sphere::unit(start);
-        let level = self.level_at(start).unwrap_or_else(|| self.ground(start));
-        let lift = boat.size_m.y / 2.0 - boat.displacement_depth_m();
-        let mut state = BoatState { position: start * (r + level + lift), velocity: DVec3::ZERO };
+        let mut state = BoatState { position: self.afloat_at(boat, start), velocity: DVec3::ZERO };
         let mut drift = Drift {
             reached: None,
             seconds: 0.0,
@@ -185,7 +193,7 @@ mod tests {
     use crate::testkit;
 
     /// On still water (a lake, or the sea on a calm clock where there is no lake) a boat
-    /// settles at its displacement depth.
+    /// settles at its displacement depth, where `afloat_at` puts it.
     #[test]
     fn a_boat_on_still_water_settles_at_its_displacement_depth() {
         let world = testkit::built(testkit::QUICK_WORLD);
@@ -207,6 +215,12 @@ mod tests {
         let expected = boat.displacement_depth_m();
         assert!((draft - expected).abs() < 0.01, "draft {draft:.4} m, displacement depth {expected:.4} m");
         assert!(state.velocity.length() < 0.01, "at rest: {}", state.velocity.length());
+        let afloat = world.afloat_at(&boat, dir);
+        assert!(
+            (afloat - state.position).length() < 0.01,
+            "afloat_at is where it settles: {afloat} {}",
+            state.position
+        );
     }
 
     /// Let go at the source of archipelago's main river, the boat reaches the sea afloat.
