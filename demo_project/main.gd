@@ -1,39 +1,35 @@
 extends Node3D
-## The demo: the planet, its sea, a walker, a crate and a mill, a world picker and named
-## places to teleport to. Everything below reads the add-on's nodes.
+## The demo: the planet, its sea, a walker, the village with its mill, a crate and a boat
+## (WaterBody3D), a world picker and named places to teleport to. Everything below reads
+## the add-on's nodes.
 
 const DEPTH_MAP_WIDTH := 1024
 ## Named places that stand in water; the walker lands on dry ground at every other one.
 const WET_PLACES: Array[String] = ["sea", "lake", "mill", "downstream", "mouth", "boat"]
-## The steepest ground a walker is put on, degrees, measured over STANDABLE_SPAN_M metres.
+## The steepest ground a walker is put on at a biome's place, degrees.
 const MAX_SLOPE_DEG := 25.0
-const STANDABLE_SPAN_M := 6.0
-## How far from the mill's river the village may stand, metres (searched outward).
-const VILLAGE_SEARCH_M := [40.0, 60.0, 80.0, 120.0, 160.0, 240.0, 320.0, 480.0, 640.0]
 ## How far down the river from the mill a swimmer watches it turn, metres.
 const DOWNSTREAM_M := 12.0
-## How far down the river from the mill the boat is launched, and how far above the launch
-## the "boat" place is (the boat drifts away from a swimmer there), metres.
+## How far down the largest river (WaterTable.mill_site) the boat is launched, and how far
+## above the launch the "boat" place is (the boat drifts away from a swimmer there), metres.
 const BOAT_LAUNCH_M := 40.0
 const BOAT_PLACE_M := 32.0
-## Compass bearings searched for the village around the mill, degrees.
-const VILLAGE_BEARINGS_DEG := [90.0, 270.0, 45.0, 135.0, 225.0, 315.0, 0.0, 180.0]
 ## The crate floats this far from the open-sea place, away from the river mouth, metres: in
 ## front of a walker arriving at the sea, not on top of it.
 const CRATE_OFFSET_M := 12.0
+## The crate is dropped this far above where it floats, metres.
+const CRATE_DROP_M := 3.0
 ## What the walker faces on arriving at a place: another place.
 const FACING := {
-	"spawn": "mill", "village": "mill", "downstream": "mill", "mill": "village", "mouth": "sea"
+	"spawn": "village", "village": "mill", "downstream": "mill", "mill": "village", "mouth": "sea"
 }
 ## What the walker turns its back on arriving at a place: the open sea faces away from the
 ## mouth, out to the horizon and the crate.
 const FACING_AWAY := {"sea": "mouth"}
 const FACING_AWAY_M := 100.0
-## The spawn stands on land this high above the sea, metres (lowest, highest).
-const SPAWN_ABOVE_SEA_M := Vector2(3.0, 60.0)
 ## How often the status line reads the biome under the walker, seconds.
 const BIOME_EVERY_S := 0.5
-## Biomes with a place of their own, found nearest the mill.
+## Biomes with a place of their own, found nearest the village.
 const BIOME_PLACES: Array[String] = ["forest", "snow"]
 ## The settlement's houses: how many, on a ring this far from its centre (metres), and
 ## each house's size (metres: width, height, depth).
@@ -56,8 +52,8 @@ var _biome_clock := 0.0
 @onready var _life: PlanetLife = $Planet/PlanetLife
 @onready var _sea: MeshInstance3D = $Planet/Sea
 @onready var _walker: Node3D = $Walker
-@onready var _crate: Node3D = $Crate
-@onready var _boat: Node3D = $Boat
+@onready var _crate: WaterBody3D = $Crate
+@onready var _boat: WaterBody3D = $Boat
 @onready var _mill: Node3D = $Mill
 @onready var _world_picker: OptionButton = $UI/Panel/Rows/WorldPicker
 @onready var _place_picker: OptionButton = $UI/Panel/Rows/PlacePicker
@@ -158,53 +154,55 @@ func _on_solved(stats: Dictionary) -> void:
 		_place_picker.add_item(place)
 	teleport("spawn")
 	var sea: Vector3 = places.get("sea", places["spawn"])
-	_crate.call("drop_at", _toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M))
-	_mill.call("place_at", places.get("mill", places["spawn"]))
+	_crate.place_on_water(_toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M), CRATE_DROP_M)
+	_mill.visible = places.has("mill")
+	if _mill.visible:
+		_mill.call("place_at", places["mill"])
 	_boat.visible = boat_launch != Vector3.ZERO
-	_boat.set("freeze", not _boat.visible)
+	_boat.freeze = not _boat.visible
 	if _boat.visible:
-		_boat.call("launch_at", boat_launch)
+		_boat.place_on_water(boat_launch, 0.0)
 
 
-## Named places from the solve, all near the mill on the largest river
-## (WaterTable.mill_site) so every view shows the same country: the mill, the river just
-## below it and a village beside it, the spawn on low standable land near it, the nearest
-## river mouth, lake and open sea. Without a mill the first land node is the centre.
+## Named places from the solve, around the village the siting pass chose (PlanetLife) so
+## every view shows the same country: the village, its mill on the river beside it (on the
+## largest river when none beside it turns a wheel) and the river just below the mill, the
+## spawn (gentle dry ground near the coast in sight of the village), the nearest river
+## mouth, lake, open sea, forest and snow; and a boat on the largest river
+## (WaterTable.mill_site). Without a village the spawn is the centre.
 func _find_places() -> void:
 	places.clear()
 	boat_launch = Vector3.ZERO
+	var spawn := _life.spawn_site()
+	places["spawn"] = spawn if spawn != Vector3.ZERO else Vector3.UP
+	var centre: Vector3 = places["spawn"]
+	var village := _life.village_site()
+	if village != Vector3.ZERO:
+		places["village"] = village
+		centre = village
+	_place_houses(village)
+	var mill := _life.village_mill_site()
+	if mill == Vector3.ZERO:
+		# A village beside a lake or a brook too small to turn a wheel: the largest river's.
+		mill = _water.mill_site()
+	if mill != Vector3.ZERO:
+		places["mill"] = mill
+		var below := _downstream(mill, DOWNSTREAM_M)
+		if below != Vector3.ZERO:
+			places["downstream"] = below
+	var river := _water.mill_site()
+	if river != Vector3.ZERO:
+		boat_launch = _downstream(river, BOAT_LAUNCH_M)
+		if boat_launch != Vector3.ZERO:
+			places["boat"] = _downstream(river, BOAT_PLACE_M)
 	var kinds := _solver.kinds()
 	var positions := _solver.positions()
 	var heights := _solver.heights()
 	var sea_level: float = _planet.settings.sea_level_m
-	var centre := _water.mill_site()
-	if centre != Vector3.ZERO:
-		places["mill"] = centre
-		var village := _dry_ground_beside(centre, sea_level)
-		if village != Vector3.ZERO:
-			places["village"] = village
-		var level := _water.level_at(centre)
-		var flow := _water.flow_at(centre * (_planet.radius_m() + level))
-		if not is_nan(level) and flow.length() > 0.0:
-			places["downstream"] = _toward(centre, flow, DOWNSTREAM_M)
-			boat_launch = _toward(centre, flow, BOAT_LAUNCH_M)
-			places["boat"] = _toward(centre, flow, BOAT_PLACE_M)
-	else:
-		centre = Vector3.UP
-		for i in kinds.size():
-			if kinds[i] == DrainageSolver.KIND_LAND:
-				centre = positions[i]
-				break
 	var nearest := {"sea": -2.0, "lake": -2.0}
-	var spawn_candidates: Array[Vector2] = []
 	for i in kinds.size():
 		var closeness := positions[i].dot(centre)
 		match kinds[i]:
-			DrainageSolver.KIND_LAND:
-				var above := heights[i] - sea_level
-				var low := above > SPAWN_ABOVE_SEA_M.x and above < SPAWN_ABOVE_SEA_M.y
-				# Low land first, nearest first; higher land only where there is none.
-				spawn_candidates.append(Vector2(closeness + (4.0 if low else 0.0), i))
 			DrainageSolver.KIND_SEA:
 				if heights[i] < sea_level - 30.0 and closeness > nearest["sea"]:
 					nearest["sea"] = closeness
@@ -213,29 +211,28 @@ func _find_places() -> void:
 				if closeness > nearest["lake"]:
 					nearest["lake"] = closeness
 					places["lake"] = positions[i]
-	spawn_candidates.sort_custom(func(a: Vector2, b: Vector2) -> bool: return a.x > b.x)
-	for candidate in spawn_candidates:
-		var dir := positions[int(candidate.y)]
-		if _standable(dir, sea_level):
-			places["spawn"] = dir
-			break
 	var best := -2.0
 	for reach in _carver.mouths():
 		var mouth: Vector3 = _carver.reach_points(reach)[0].normalized()
 		if mouth.dot(centre) > best:
 			best = mouth.dot(centre)
 			places["mouth"] = mouth
-	if not places.has("spawn"):
-		places["spawn"] = Vector3.UP
-	# The settlement the siting pass chose: flat dry ground a short walk from the water.
-	var settlement := _life.village_site()
-	if settlement != Vector3.ZERO:
-		places["settlement"] = settlement
-	_place_houses(settlement)
 	for biome in BIOME_PLACES:
 		var found := _life.find_biome(biome, centre, MAX_SLOPE_DEG)
 		if found != Vector3.ZERO:
 			places[biome] = found
+
+
+## The direction `distance_m` metres down the river from `site` along its flow;
+## Vector3.ZERO where no river flows at `site`.
+func _downstream(site: Vector3, distance_m: float) -> Vector3:
+	var level := _water.level_at(site)
+	if is_nan(level):
+		return Vector3.ZERO
+	var flow := _water.flow_at(site * (_planet.radius_m() + level))
+	if flow.length() == 0.0:
+		return Vector3.ZERO
+	return _toward(site, flow, distance_m)
 
 
 ## HOUSES box houses on a ring around the settlement at `site`, standing on the carved
@@ -283,35 +280,6 @@ func _toward(from: Vector3, to: Vector3, distance_m: float) -> Vector3:
 ## Whether the walker lands in water at `place`.
 func place_is_wet(place: String) -> bool:
 	return WET_PLACES.has(place)
-
-
-## The nearest standable ground around the river at `site`, searched outward on
-## VILLAGE_BEARINGS_DEG; Vector3.ZERO when there is none within the search.
-func _dry_ground_beside(site: Vector3, sea_level: float) -> Vector3:
-	var axes := _east_north(site)
-	for distance: float in VILLAGE_SEARCH_M:
-		for bearing: float in VILLAGE_BEARINGS_DEG:
-			var a := deg_to_rad(bearing)
-			var dir := _toward(site, axes[0] * sin(a) + axes[1] * cos(a), distance)
-			if _standable(dir, sea_level):
-				return dir
-	return Vector3.ZERO
-
-
-## Whether a walker can stand in `dir`: the carved ground there is dry, above the sea, and
-## no steeper than MAX_SLOPE_DEG over STANDABLE_SPAN_M either way.
-func _standable(dir: Vector3, sea_level: float) -> bool:
-	var ground := _solver.ground_at(dir)
-	var radius := _planet.radius_m()
-	if ground < sea_level + 2.0 or _water.is_underwater(dir * (radius + ground + 1.0)):
-		return false
-	var axes := _east_north(dir)
-	var rise := tan(deg_to_rad(MAX_SLOPE_DEG)) * STANDABLE_SPAN_M
-	for tangent: Vector3 in [axes[0], -axes[0], axes[1], -axes[1]]:
-		var beside := (dir + tangent * (STANDABLE_SPAN_M / radius)).normalized()
-		if absf(_solver.ground_at(beside) - ground) > rise:
-			return false
-	return true
 
 
 ## East and north along the ground at unit direction `dir` (any two perpendicular

@@ -5,8 +5,9 @@ extends SceneTree
 ## mill turns; a boat floats on the largest river and drifts downstream; teleporting to
 ## every named place lands on dry ground or in water as the place says, and in a river or
 ## lake the terrain draws that water's surface around the walker;
-## every world has a settlement (PlanetLife's village), trees or rocks stand around the
-## walker and the status line names the biome under the walker.
+## every world has PlanetLife's village with the mill on its river and PlanetLife's spawn,
+## trees or rocks stand around the walker and the status line names the biome under the
+## walker.
 ## Then two other worlds are picked from the world picker and the same is checked.
 ## Run with `--fixed-fps 60` (run.sh does) so 600 physics frames are 10 s of physics.
 
@@ -78,7 +79,23 @@ func _check_world(world_name: String, started: int) -> void:
 	await _physics(SETTLE_FRAMES)
 	_check_walker("%s/spawn" % p, "spawn")
 	await _physics(PHYSICS_FRAMES - SETTLE_FRAMES)
-	_lib.check("%s/settlement" % p, places.has("settlement"), places.keys(), "a village site")
+	var life: PlanetLife = _main.get_node("Planet/PlanetLife")
+	var village := life.village_site()
+	var sited: bool = village != Vector3.ZERO and places.get("village", Vector3.ZERO) == village
+	_lib.check("%s/village" % p, sited, places.keys(), "PlanetLife's village site")
+	var mill_site := life.village_mill_site()
+	var whose := "the village's mill site"
+	if mill_site == Vector3.ZERO:
+		var water: WaterTable = _main.get_node("Planet/WaterTable")
+		mill_site = water.mill_site()
+		whose = "the largest river's mill site (none beside the village)"
+	var mill: Node3D = _main.get_node("Mill")
+	var mill_off := (mill.global_position.normalized() - mill_site).length() * _planet.radius_m()
+	var at_site := mill_site != Vector3.ZERO and mill.visible and mill_off < 5.0
+	var mill_what := "%.1f m from %s" % [mill_off, whose]
+	_lib.check("%s/village_mill" % p, at_site, mill_what, "the mill at the village")
+	var spawned: bool = places["spawn"] == life.spawn_site()
+	_lib.check("%s/spawn_site" % p, spawned, places["spawn"], "PlanetLife's spawn")
 	var scatter: Node3D = _main.get_node("Planet/PlanetScatter")
 	var things: int = scatter.call("instance_count")
 	var chunks: int = scatter.call("chunk_count")

@@ -17,6 +17,7 @@ mod planet_terrain;
 mod reach_carver;
 mod registry;
 mod voxel_bridge;
+mod water_body;
 mod water_table;
 mod worker;
 mod world_catalog;

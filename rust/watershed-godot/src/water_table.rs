@@ -24,7 +24,7 @@ pub struct WaterTable {
     ocean_material: Option<Gd<ShaderMaterial>>,
     /// The wave clock, seconds; advances with the frame and is the shader's `wave_time`.
     #[export]
-    time: f64,
+    pub(crate) time: f64,
     base: Base<Node>,
 }
 
@@ -256,18 +256,24 @@ impl WaterTable {
 }
 
 impl WaterTable {
-    fn world(&self) -> Option<Arc<World>> {
+    /// The solved world; `None` (with one error naming the table) before a solve.
+    pub(crate) fn world(&self) -> Option<Arc<World>> {
         solved_world(self.solver.as_ref(), "WaterTable")
     }
 }
 
 /// A box size with every side finite and within 1 mm to 1 km; `None` after one error naming
 /// `func`.
-fn checked_size(size: Vector3, func: &str) -> Option<DVec3> {
-    let s = to_dvec3(size);
-    if s.to_array().iter().all(|x| x.is_finite() && (0.001..=1000.0).contains(x)) {
-        return Some(s);
+pub(crate) fn checked_size(size: Vector3, func: &str) -> Option<DVec3> {
+    let s = valid_size(size);
+    if s.is_none() {
+        godot_error!("{func}: size must be within 0.001 to 1000 m on every side, got {size}");
     }
-    godot_error!("{func}: size must be within 0.001 to 1000 m on every side, got {size}");
-    None
+    s
+}
+
+/// A box size with every side finite and within 1 mm to 1 km, metres.
+pub(crate) fn valid_size(size: Vector3) -> Option<DVec3> {
+    let s = to_dvec3(size);
+    s.to_array().iter().all(|x| x.is_finite() && (0.001..=1000.0).contains(x)).then_some(s)
 }
