@@ -4,7 +4,9 @@ extends SceneTree
 ## through a real VoxelBuffer and the add-on's generator; a VoxelLodTerrain fed by that
 ## generator meshes around a viewer and a ray from above hits the carved ground; and the
 ## generator's median time per 35³ block is printed beside godot_voxel's own
-## VoxelGeneratorGraph (a sphere minus six-octave ridged noise) on the same blocks.
+## VoxelGeneratorGraph (a sphere minus six-octave ridged noise) on the same blocks. The
+## add-on's example voxel planet, once solved, colours its terrain by the biome rules:
+## planet_ground.gdshader with PlanetLife's ground map.
 
 const Lib := preload("res://probes/probe_lib.gd")
 const SIZE := 17
@@ -13,6 +15,7 @@ const TIMED_BLOCKS := 24
 const MESH_TIMEOUT_MS := 60000
 ## The ray may end this far from the carved ground, metres.
 const RAY_TOLERANCE_M := 1.0
+const EXAMPLE := "res://addons/watershed/voxel/example_voxel_planet.tscn"
 
 
 func _initialize() -> void:
@@ -42,6 +45,7 @@ func _run() -> void:
 		_through_godot_voxel(lib, handle, origin, ground, dir)
 		await _lod_terrain(lib, handle, planet, dir)
 		_block_timing(lib, handle, planet)
+		await _example_material(lib)
 	else:
 		lib.skip("voxel/godot_voxel", "godot_voxel is not installed")
 	lib.finish(self)
@@ -196,3 +200,39 @@ func _median(values: Array[float]) -> float:
 	var sorted := values.duplicate()
 	sorted.sort()
 	return sorted[sorted.size() / 2]
+
+
+## The example voxel planet, once solved, gives its VoxelLodTerrain planet_ground.gdshader
+## with a ground_map_width × half ground map, and that map shows many colours.
+func _example_material(lib: RefCounted) -> void:
+	var scene: Node3D = load(EXAMPLE).instantiate()
+	root.add_child(scene)
+	var solver: DrainageSolver = scene.get_node("DrainageSolver")
+	var started := Time.get_ticks_msec()
+	while not solver.is_solved() and Time.get_ticks_msec() - started < MESH_TIMEOUT_MS:
+		await process_frame
+	await process_frame
+	var material = scene.get_node("VoxelLodTerrain").material
+	var width: int = scene.get("ground_map_width")
+	var what := "no ShaderMaterial on the terrain"
+	var ok := false
+	if material is ShaderMaterial:
+		var texture: Texture2D = material.get_shader_parameter("ground_map")
+		var shader_path: String = material.shader.resource_path
+		ok = shader_path.ends_with("planet_ground.gdshader") and texture != null
+		what = "%s, no ground map" % shader_path.get_file()
+		if texture != null:
+			ok = ok and texture.get_width() == width and texture.get_height() == width / 2
+			var size := Vector2i(texture.get_width(), texture.get_height())
+			what = "%s, ground map %d x %d" % [shader_path.get_file(), size.x, size.y]
+	lib.check("voxel/biome_material", ok, what, "planet_ground.gdshader, %d x %d" % [width, width / 2])
+	var life: PlanetLife = scene.get_node("PlanetLife")
+	var image := life.ground_map(256)
+	var colours := {}
+	for y in range(0, image.get_height(), 8):
+		for x in range(0, image.get_width(), 8):
+			colours[image.get_pixel(x, y).to_html()] = true
+	var many := "%d colours in %d samples" % [colours.size(), 32 * 16]
+	lib.check("voxel/ground_map_colours", colours.size() >= 16, many, "at least 16")
+	scene.queue_free()
+	await process_frame

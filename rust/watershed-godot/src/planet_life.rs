@@ -1,11 +1,13 @@
 //! `PlanetLife`: the climate, biomes and sites of a solved world.
 
-use crate::convert::{checked_direction, to_vector3};
+use crate::convert::{checked_direction, checked_number, to_vector3};
 use crate::drainage_solver::{solved_world, DrainageSolver};
 use crate::life_cache::shared_life;
+use godot::classes::image::Format;
+use godot::classes::Image;
 use godot::prelude::*;
 use std::sync::{Arc, OnceLock};
-use watershed::{biome_at, Biome, Life, World};
+use watershed::{biome_at, render_ground_map, Biome, Life, World};
 
 /// What lives on the solver's world: the biome under any point, the village and its hamlets
 /// (flat dry ground a short walk from a river or lake, above its flood), the mill beside the
@@ -74,6 +76,25 @@ impl PlanetLife {
     #[func]
     fn spawn_site(&self) -> Vector3 {
         self.life().and_then(|(_, l)| l.sites.spawn).map_or(Vector3::ZERO, |s| to_vector3(s.dir))
+    }
+
+    /// The bare ground's colour by the biome rules as an equirectangular RGB8 image,
+    /// `width` × `width / 2` pixels (16 to 8192 wide), north up, longitude -180° at the left
+    /// (`atan2(x, z)`), latitude `asin(y)`: unshaded, the sea floor and lake beds included,
+    /// for a terrain material to sample by direction (the voxel planet's
+    /// `planet_ground.gdshader`). Null before a solve.
+    #[func]
+    fn ground_map(&self, width: i64) -> Option<Gd<Image>> {
+        let width = checked_number(width as f64, 16.0..=8192.0, "PlanetLife.ground_map", "width")?;
+        let (world, life) = self.life()?;
+        let map = render_ground_map(&world, &life.climate, width as usize, &|_| {});
+        Image::create_from_data(
+            map.width as i32,
+            map.height as i32,
+            false,
+            Format::RGB8,
+            &PackedByteArray::from(map.rgb),
+        )
     }
 
     /// The playability figures: `walkable_land` and `impassable_land` (shares of the dry
