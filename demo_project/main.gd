@@ -95,7 +95,7 @@ func pick_world(world_name: String) -> void:
 
 ## Moves the walker to a named place ("spawn", "village", "mouth", "lake"): a metre over the
 ## carved ground, or half a metre over the water where water stands there, facing what
-## FACING names.
+## FACING names; at "boat", facing the boat let go again at its launch.
 func teleport(place: String) -> void:
 	if not places.has(place) or not _solver.is_solved():
 		return
@@ -110,6 +110,8 @@ func teleport(place: String) -> void:
 	if places.has(target):
 		_walker.call("face", places[target] * _planet.radius_m())
 	if place == "boat" and boat_launch != Vector3.ZERO:
+		# The boat is let go again, so the walker watches it drift off.
+		_boat.place_on_water(boat_launch, 0.0)
 		_walker.call("face", boat_launch * _planet.radius_m())
 	target = FACING_AWAY.get(place, "")
 	if places.has(target):

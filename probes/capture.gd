@@ -4,21 +4,25 @@ extends SceneTree
 ## for the terrain around the walker to stream in, writes the frame to
 ## user://capture_<view>.png and checks it: not washed out; the sky above the ground or the
 ## water where the view looks out over the country (the horizon is in the frame); blue-green
-## sea where it looks over the sea; the mill wheel in the frame where it looks at the mill;
-## no crate or wheel covering more than a fifth of the frame; terrain triangles at a walker
-## on dry ground no longer than MAX_TRIANGLE_M. Then the UI's pickers and status line, and a contact
-## sheet of every frame (user://capture_sheet.png, or the path after `--sheet`). Headless
-## there is nothing to capture: it says so and passes.
+## sea where it looks over the sea; the mill wheel in the frame where it looks at the mill,
+## the boat where it looks at the boat; no crate, wheel or boat covering more than a fifth
+## of the frame; terrain triangles at a walker on dry ground no longer than MAX_TRIANGLE_M.
+## Then the UI's pickers and status line, and a contact sheet of every frame
+## (user://capture_sheet.png, or the path after `--sheet`). Headless there is nothing to
+## capture: it says so and passes.
 
 const Lib := preload("res://probes/probe_lib.gd")
-const VIEWS: Array[String] = ["spawn", "village", "downstream", "mouth", "lake", "sea"]
+const VIEWS: Array[String] = [
+	"spawn", "village", "downstream", "mouth", "lake", "sea", "forest", "snow", "boat"
+]
 ## Views that look out over the country: the sky shows above it.
 const HORIZON_VIEWS: Array[String] = ["spawn", "village", "mouth", "lake", "sea"]
 ## Views that look out over the sea: the lower part of the frame is water.
 const SEA_VIEWS: Array[String] = ["mouth", "sea"]
-## Views that look at the mill wheel: it must be in the frame.
+## Views that look at the mill wheel, and at the boat: it must be in the frame.
 const WHEEL_VIEWS: Array[String] = ["downstream"]
-## The least of a frame a wheel in view covers.
+const BOAT_VIEWS: Array[String] = ["boat"]
+## The least of a frame a wheel or a boat in view covers.
 const MIN_WHEEL_SHARE := 0.002
 const SOLVE_TIMEOUT_MS := 120000
 ## Frames to wait after a teleport before asking whether the terrain has settled, and the
@@ -114,14 +118,18 @@ func _check_frame(view: String, image: Image) -> void:
 		var water := _mean(image, bottom)
 		var blue_green := water.b > water.r + 0.1 and water.g > water.r and water.v < 0.85
 		_lib.check("%s/sea_colour" % p, blue_green, water, "blue-green, not white")
-	for path in ["Crate/Mesh", "Mill/Wheel"]:
+	for path in ["Crate/Mesh", "Mill/Wheel", "Boat/Mesh"]:
 		var share := _object_share(_main.get_node(path))
 		var object: String = path.get_slice("/", 0).to_lower()
 		var within := "<= %.2f" % MAX_OBJECT_SHARE
 		_lib.check("%s/%s_share" % [p, object], share <= MAX_OBJECT_SHARE, "%.3f" % share, within)
-		if object == "mill" and WHEEL_VIEWS.has(view):
+		var looked_at := (object == "mill" and WHEEL_VIEWS.has(view)) or (
+			object == "boat" and BOAT_VIEWS.has(view)
+		)
+		if looked_at:
 			var seen := "%.3f" % share
-			_lib.check("%s/wheel_in_view" % p, share >= MIN_WHEEL_SHARE, seen, ">= %.3f" % MIN_WHEEL_SHARE)
+			var least := ">= %.3f" % MIN_WHEEL_SHARE
+			_lib.check("%s/%s_in_view" % [p, object], share >= MIN_WHEEL_SHARE, seen, least)
 	if not _main.place_is_wet(view):
 		var walker: Node3D = _main.get_node("Walker")
 		var longest := _triangle_size_near(walker.global_position, TRIANGLE_REACH_M)
