@@ -479,8 +479,7 @@ fn solve_in_full<T: Topology>(
     let Standing { filled, routing, receivers, mut kind, lake_id, lakes, bays } =
         standing(topo, heights, params, cancel, &mut clock)?;
     go_on()?;
-    let order = topological_order(&receivers);
-    let catchment_m2 = accumulate(topo, &order, &receivers);
+    let (order, catchment_m2) = order_and_catchment(topo, &receivers);
     if params.rivers {
         for i in 0..n {
             if kind[i] == NodeKind::Land && catchment_m2[i] >= params.river_catchment_m2 {
@@ -617,8 +616,7 @@ pub fn route<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
         unreachable!("nothing sets the flag")
     };
     let receivers = receivers_on(topo, outlet, &routing);
-    let order = topological_order(&receivers);
-    let catchment_m2 = accumulate(topo, &order, &receivers);
+    let (order, catchment_m2) = order_and_catchment(topo, &receivers);
     Routing { receivers, filled_m: filled, order, catchment_m2 }
 }
 
@@ -648,17 +646,6 @@ fn receivers_on<T: Topology>(topo: &T, outlet: Vec<Option<Outlet>>, routing: &[f
         }
     });
     receivers
-}
-
-/// Area draining through each node (its own included), summed in `order`, m².
-fn accumulate<T: Topology>(topo: &T, order: &[u32], receivers: &[Outlet]) -> Vec<f64> {
-    let mut area: Vec<f64> = (0..topo.len()).map(|i| topo.area_m2(i)).collect();
-    for i in order.iter().map(|&i| i as usize) {
-        if let Some(r) = receivers[i].receiver() {
-            area[r.index()] += area[i];
-        }
-    }
-    area
 }
 
 /// Lap times of the stages of one solve.
@@ -771,26 +758,31 @@ fn depressions<T: Topology>(
 }
 
 /// Nodes ordered so every node comes after all nodes draining into it (Kahn, FIFO from the
-/// sources in index order). Nodes on a receiver cycle are left out.
-fn topological_order(receivers: &[Outlet]) -> Vec<u32> {
+/// sources in index order; nodes on a receiver cycle are left out), and the area draining
+/// through each node, its own included (m²), summed in that order as each node is taken.
+fn order_and_catchment<T: Topology>(topo: &T, receivers: &[Outlet]) -> (Vec<u32>, Vec<f64>) {
     let n = receivers.len();
     let mut donors = vec![0u32; n];
     for r in receivers.iter().filter_map(|r| r.receiver()) {
         donors[r.index()] += 1;
     }
+    let mut area: Vec<f64> = (0..n).map(|i| topo.area_m2(i)).collect();
     let mut order: Vec<u32> = Vec::with_capacity(n);
     order.extend((0..n).filter(|&i| donors[i] == 0).map(|i| i as u32));
     let mut k = 0;
     while k < order.len() {
-        if let Some(r) = receivers[order[k] as usize].receiver() {
-            donors[r.index()] -= 1;
-            if donors[r.index()] == 0 {
-                order.push(r.0);
+        let i = order[k] as usize;
+        if let Some(r) = receivers[i].receiver() {
+            let r = r.index();
+            area[r] += area[i];
+            donors[r] -= 1;
+            if donors[r] == 0 {
+                order.push(r as u32);
             }
         }
         k += 1;
     }
-    order
+    (order, area)
 }
 
 /// Strahler order of every river node: 1 at a source, +1 where two streams of the highest

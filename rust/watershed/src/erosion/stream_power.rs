@@ -287,28 +287,32 @@ impl<'a, T: Topology> Laplacian<'a, T> {
                 return;
             }
             // The rows above, at and below, read as slices: the neighbours of
-            // `Grid::inner_neighbours`, summed in its order.
+            // `Grid::inner_neighbours`, summed in its order. Each neighbour is added across
+            // the whole row before the next, so the cells' sums run side by side (and
+            // vectorise), each still summed in that order.
             let (up, at, down) =
                 (&z[(row - 1) * w..row * w], &z[row * w..(row + 1) * w], &z[(row + 1) * w..(row + 2) * w]);
-            let fixed = &fixed[row * w..(row + 1) * w];
-            for col in first..last {
-                let zi = at[col];
-                let around = [
-                    up[col - 1],
-                    up[col],
-                    up[col + 1],
-                    at[col - 1],
-                    at[col + 1],
-                    down[col - 1],
-                    down[col],
-                    down[col + 1],
-                ];
-                let mut pull = 0.0;
-                for (zj, inverse_square) in around.into_iter().zip(weights) {
-                    pull += (zj - zi) * inverse_square;
+            let around = [
+                &up[first - 1..last - 1],
+                &up[first..last],
+                &up[first + 1..last + 1],
+                &at[first - 1..last - 1],
+                &at[first + 1..last + 1],
+                &down[first - 1..last - 1],
+                &down[first..last],
+                &down[first + 1..last + 1],
+            ];
+            let centre = &at[first..last];
+            let mut pull = vec![0.0; last - first];
+            for (row_j, inverse_square) in around.into_iter().zip(weights) {
+                for ((p, zj), zi) in pull.iter_mut().zip(row_j).zip(centre) {
+                    *p += (zj - zi) * inverse_square;
                 }
-                let moved = zi + h * 4.0 / 8.0 * pull;
-                out[col] = if fixed[col] { zi } else { moved };
+            }
+            let rate = h * 4.0 / 8.0;
+            let fixed = &fixed[row * w + first..row * w + last];
+            for (((out, p), zi), fixed) in out[first..last].iter_mut().zip(&pull).zip(centre).zip(fixed) {
+                *out = if *fixed { *zi } else { zi + rate * p };
             }
         });
     }
