@@ -382,6 +382,12 @@ mod tests {
                 assert!(chord_m(a.dir, b.dir, radius) >= rules.spacing_m);
             }
         }
+        let (mill, reach) = sites.mill.expect("the quick world's village has a river beside it");
+        assert!(world.water_at(mill).is_some_and(|w| w.body == Body::River), "the mill stands in a river");
+        assert!(!world.carve.reaches[reach].fall, "not on a fall");
+        let flow = world.reach_flow_at(mill).map_or(0.0, |f| f.discharge_m3_s);
+        assert!(flow >= rules.mill_discharge_m3_s, "{flow} m³/s turns the wheel");
+        assert!(chord_m(mill, village.dir, radius) <= 2.0 * rules.walk_m, "beside the village");
         let spawn = sites.spawn.expect("a spawn");
         assert!(world.water_at(spawn.dir).is_none(), "the spawn is dry");
         assert!(footprint_slope_deg(&world, spawn.dir, 2.0).is_some_and(|s| s < rules.spawn_slope_deg));
