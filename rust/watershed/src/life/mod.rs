@@ -31,7 +31,7 @@ impl Life {
     pub fn of(world: &World) -> Self {
         let climate = Climate::of(world);
         let biomes = Biomes::of(world, &climate);
-        let sites = Sites::of(world, &SiteRules::default());
+        let sites = Sites::with_slopes(world, &SiteRules::default(), &biomes.slope_deg);
         Life { climate, biomes, sites }
     }
 }

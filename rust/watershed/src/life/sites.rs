@@ -116,10 +116,18 @@ impl Sites {
     /// The sites of `world` under `rules`.
     pub fn of(world: &World, rules: &SiteRules) -> Self {
         let lattice = &*world.lattice;
+        let slope: Vec<f64> =
+            (0..lattice.len()).map(|i| node_slope_deg(lattice, &world.heights, i)).collect();
+        Sites::with_slopes(world, rules, &slope)
+    }
+
+    /// [`Sites::of`] with each node's slope (degrees, [`node_slope_deg`]) already worked out,
+    /// as [`Biomes`](crate::life::biome::Biomes) holds it.
+    pub(crate) fn with_slopes(world: &World, rules: &SiteRules, slope: &[f64]) -> Self {
+        let lattice = &*world.lattice;
         let kind = &world.drainage.kind;
         let n = lattice.len();
         let radius = world.settings.radius_m;
-        let slope: Vec<f64> = (0..n).map(|i| node_slope_deg(lattice, &world.heights, i)).collect();
         let land: Vec<usize> = (0..n).filter(|&i| kind[i] == NodeKind::Land).collect();
         let walkable = land.iter().filter(|&&i| slope[i] < rules.walkable_slope_deg).count();
         let share = |count: usize| count as f64 / land.len().max(1) as f64;
@@ -187,7 +195,7 @@ impl Sites {
         let hamlets = chosen.iter().skip(1).copied().collect();
         let why_not = village.is_none().then(|| why_no_village(world, &land, &walk, rules));
         let mill = village.and_then(|v| mill_near(world, v.dir, rules));
-        let spawn = spawn_near(world, &slope, &to_coast, village.as_ref(), rules);
+        let spawn = spawn_near(world, slope, &to_coast, village.as_ref(), rules);
         Sites { village, hamlets, why_not, candidates, mill, spawn, walkable, impassable }
     }
 }

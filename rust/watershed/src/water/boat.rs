@@ -3,7 +3,6 @@
 //! from its source, to test that the water carries a boat where it drains.
 
 use crate::carve::ReachEnd;
-use crate::math::geometry::segment_projection;
 use crate::math::sphere;
 use crate::water::hull::Hull;
 use crate::water::levels::Body;
@@ -144,19 +143,10 @@ impl World {
     /// holds it, along the ground, metres; `None` off the rivers.
     pub fn channel_offset(&self, dir: DVec3) -> Option<DVec3> {
         let dir = sphere::unit(dir);
-        let node = self.lattice.nearest_node(dir).index();
-        let radius = self.settings.radius_m;
-        let mut best: Option<(f64, DVec3)> = None;
-        for &id in self.carve.reaches_at(node) {
-            let reach = &self.carve.reaches[id as usize];
-            let (t, across) = segment_projection(reach.start, reach.end, dir);
-            if across * radius < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
-                let on_line = reach.start + (reach.end - reach.start) * t;
-                let off = on_line - dir;
-                best = Some((across, (off - dir * off.dot(dir)) * radius));
-            }
-        }
-        best.map(|(_, off)| off)
+        let (id, along) = self.nearest_channel(dir)?;
+        let reach = &self.carve.reaches[id];
+        let off = reach.start + (reach.end - reach.start) * along - dir;
+        Some((off - dir * off.dot(dir)) * self.settings.radius_m)
     }
 
     /// The source of the main stem of the river with the most catchment at its mouth (into

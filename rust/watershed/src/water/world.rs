@@ -159,18 +159,26 @@ impl World {
 
     /// The flow of the reach whose channel is nearest to `dir`, if any reach's banks reach it.
     pub fn reach_flow_at(&self, dir: DVec3) -> Option<ReachFlow> {
+        self.nearest_channel(dir).map(|(id, _)| self.water.reach_flows[id])
+    }
+
+    /// The reach whose channel is nearest to `dir` among those whose banks reach it (ties:
+    /// the first at `dir`'s nearest node), and where along its centre line `dir` lies (0 at
+    /// its start, 1 at its end).
+    pub(crate) fn nearest_channel(&self, dir: DVec3) -> Option<(usize, f64)> {
         let p = sphere::unit(dir);
         let node = self.lattice.nearest_node(p).index();
         let radius = self.settings.radius_m;
-        let mut best: Option<(f64, usize)> = None;
+        let mut best: Option<(f64, usize, f64)> = None;
         for &id in self.carve.reaches_at(node) {
             let reach = &self.carve.reaches[id as usize];
-            let across = segment_projection(reach.start, reach.end, p).1 * radius;
-            if across < reach.half_width_m && best.is_none_or(|(d, _)| across < d) {
-                best = Some((across, id as usize));
+            let (along, across) = segment_projection(reach.start, reach.end, p);
+            let across = across * radius;
+            if across < reach.half_width_m && best.is_none_or(|(d, _, _)| across < d) {
+                best = Some((across, id as usize, along));
             }
         }
-        best.map(|(_, id)| self.water.reach_flows[id])
+        best.map(|(_, id, along)| (id, along))
     }
 
     /// Where a mill stands: the middle of the reach with the largest catchment (ties by the
