@@ -27,11 +27,23 @@ const MAX_CANDIDATES: usize = 64;
 pub struct ErodedField {
     lattice: Arc<FibonacciLattice>,
     natural_share: f64,
-    delta_m: Vec<f64>,
-    /// The change's gradient at every node, metres per unit of chord, in the tangent plane.
-    gradient: Vec<DVec3>,
+    /// The change and its gradient at every node, side by side: a query reads both.
+    nodes: Vec<NodeChange>,
     /// Support radius on the unit sphere (chord length).
     support: f64,
+    /// Squared chords at and beyond which a node is surely outside the support: its
+    /// distance, rounded, is not below `support` either.
+    beyond_squared: f64,
+}
+
+/// A node's change and its gradient, in one cache line.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(32))]
+struct NodeChange {
+    /// Metres.
+    delta_m: f64,
+    /// Metres per unit of chord, in the plane tangent to the sphere at the node.
+    gradient: DVec3,
 }
 
 impl ErodedField {
@@ -43,8 +55,11 @@ impl ErodedField {
     pub fn new(lattice: Arc<FibonacciLattice>, natural_share: f64, delta_m: Vec<f64>) -> Self {
         assert_eq!(delta_m.len(), lattice.len(), "one change per node");
         let support = SUPPORT_SPACINGS * lattice.spacing();
-        let gradient = (0..lattice.len()).map(|i| tangent_gradient(&lattice, &delta_m, i)).collect();
-        ErodedField { lattice, natural_share, delta_m, gradient, support }
+        let nodes = (0..lattice.len())
+            .map(|i| NodeChange { delta_m: delta_m[i], gradient: tangent_gradient(&lattice, &delta_m, i) })
+            .collect();
+        let beyond_squared = support * support * (1.0 + 1e-9);
+        ErodedField { lattice, natural_share, nodes, support, beyond_squared }
     }
 
     /// Share of the natural ground the worked ground keeps, 0..=1.
@@ -64,38 +79,81 @@ impl ErodedField {
         let r = self.support;
         // Walk out from the nearest node over the neighbour graph through the nodes inside
         // the support: every node inside has a neighbour nearer to `p` (greedy routing on
-        // the near-Delaunay graph), so the walk reaches them all.
-        let mut seen = [0u32; MAX_CANDIDATES];
-        let mut count = 1;
-        seen[0] = start as u32;
+        // the near-Delaunay graph), so the walk reaches them all. The weights are summed in
+        // the order the walk meets the nodes.
+        let mut walk = Walk::new(start as u32);
         let (mut sum, mut weights) = (0.0, 0.0);
         let mut k = 0;
-        while k < count {
-            let i = seen[k] as usize;
+        while let Some(i) = walk.get(k) {
             k += 1;
-            let d = (positions[i] - p).length();
+            let offset = positions[i] - p;
+            let squared = offset.length_squared();
+            if squared >= self.beyond_squared {
+                continue;
+            }
+            let d = squared.sqrt();
+            let node = &self.nodes[i];
             if d == 0.0 {
-                return self.delta_m[i];
+                return node.delta_m;
             }
             if d < r {
                 let w = ((r - d) / (r * d)).powi(2);
-                sum += w * (self.delta_m[i] + self.gradient[i].dot(p - positions[i]));
+                sum += w * (node.delta_m + node.gradient.dot(p - positions[i]));
                 weights += w;
-            }
-            if d < r {
-                for j in lattice.neighbors(i) {
-                    if count < MAX_CANDIDATES && !seen[..count].contains(&(j as u32)) {
-                        seen[count] = j as u32;
-                        count += 1;
-                    }
+                for &j in lattice.neighbor_slice(i) {
+                    walk.push(j);
                 }
             }
         }
         if weights > 0.0 {
             sum / weights
         } else {
-            self.delta_m[start]
+            self.nodes[start].delta_m
         }
+    }
+}
+
+/// The nodes a query's walk has met, in the order it met them, at most [`MAX_CANDIDATES`].
+struct Walk {
+    order: [u32; MAX_CANDIDATES],
+    count: usize,
+    /// Open-addressed set of the nodes in `order` (`u32::MAX`: an empty slot).
+    slots: [u32; WALK_SLOTS],
+}
+
+/// Slots of a walk's set: a power of two, at least twice [`MAX_CANDIDATES`].
+const WALK_SLOTS: usize = 2 * MAX_CANDIDATES;
+
+impl Walk {
+    fn new(start: u32) -> Self {
+        let mut walk = Walk { order: [0; MAX_CANDIDATES], count: 0, slots: [u32::MAX; WALK_SLOTS] };
+        walk.push(start);
+        walk
+    }
+
+    /// The `k`th node met, if the walk has met that many.
+    fn get(&self, k: usize) -> Option<usize> {
+        (k < self.count).then(|| self.order[k] as usize)
+    }
+
+    /// Meets `node`, unless it was met before or the walk is full.
+    fn push(&mut self, node: u32) {
+        if self.count == MAX_CANDIDATES {
+            return;
+        }
+        // The top bits of the node times an odd constant pick its first slot (not 2³²/φ:
+        // neighbours differ by Fibonacci numbers, which that multiplier packs together).
+        let mut slot = (node.wrapping_mul(0x85EB_CA6B) >> (32 - WALK_SLOTS.trailing_zeros())) as usize;
+        loop {
+            match self.slots[slot] {
+                u32::MAX => break,
+                met if met == node => return,
+                _ => slot = (slot + 1) % WALK_SLOTS,
+            }
+        }
+        self.slots[slot] = node;
+        self.order[self.count] = node;
+        self.count += 1;
     }
 }
 
@@ -122,4 +180,32 @@ fn tangent_gradient(lattice: &FibonacciLattice, delta: &[f64], i: usize) -> DVec
         return DVec3::ZERO;
     }
     e1 * ((a22 * b1 - a12 * b2) / det) + e2 * ((a11 * b2 - a12 * b1) / det)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Neighbours in the lattice differ by Fibonacci numbers: the walk still meets each node
+    /// once, in the order pushed, and stops at [`MAX_CANDIDATES`].
+    #[test]
+    fn a_walk_meets_each_node_once_in_order_up_to_its_limit() {
+        let fibonacci = [1u32, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987];
+        let start = 50_000;
+        let mut walk = Walk::new(start);
+        let mut expected = vec![start as usize];
+        for round in 0..3 {
+            for f in fibonacci {
+                for node in [start + f * (round + 1), start - f * (round + 1), start + f] {
+                    walk.push(node);
+                    if !expected.contains(&(node as usize)) && expected.len() < MAX_CANDIDATES {
+                        expected.push(node as usize);
+                    }
+                }
+            }
+        }
+        let met: Vec<usize> = (0..).map_while(|k| walk.get(k)).collect();
+        assert_eq!(met, expected);
+        assert_eq!(met.len(), MAX_CANDIDATES, "the walk is full");
+    }
 }
