@@ -287,32 +287,32 @@ impl<'a, T: Topology> Laplacian<'a, T> {
                 return;
             }
             // The rows above, at and below, read as slices: the neighbours of
-            // `Grid::inner_neighbours`, summed in its order. Each neighbour is added across
-            // the whole row before the next, so the cells' sums run side by side (and
-            // vectorise), each still summed in that order.
+            // `Grid::inner_neighbours`, summed in its order, one cell after another in a
+            // loop with no jumps, so the cells' sums run side by side (and vectorise).
             let (up, at, down) =
                 (&z[(row - 1) * w..row * w], &z[row * w..(row + 1) * w], &z[(row + 1) * w..(row + 2) * w]);
-            let around = [
-                &up[first - 1..last - 1],
-                &up[first..last],
-                &up[first + 1..last + 1],
-                &at[first - 1..last - 1],
-                &at[first + 1..last + 1],
-                &down[first - 1..last - 1],
-                &down[first..last],
-                &down[first + 1..last + 1],
+            let len = last - first;
+            let around: [&[f64]; 8] = [
+                &up[first - 1..][..len],
+                &up[first..][..len],
+                &up[first + 1..][..len],
+                &at[first - 1..][..len],
+                &at[first + 1..][..len],
+                &down[first - 1..][..len],
+                &down[first..][..len],
+                &down[first + 1..][..len],
             ];
             let centre = &at[first..last];
-            let mut pull = vec![0.0; last - first];
-            for (row_j, inverse_square) in around.into_iter().zip(weights) {
-                for ((p, zj), zi) in pull.iter_mut().zip(row_j).zip(centre) {
-                    *p += (zj - zi) * inverse_square;
-                }
-            }
-            let rate = h * 4.0 / 8.0;
             let fixed = &fixed[row * w + first..row * w + last];
-            for (((out, p), zi), fixed) in out[first..last].iter_mut().zip(&pull).zip(centre).zip(fixed) {
-                *out = if *fixed { *zi } else { zi + rate * p };
+            let rate = h * 4.0 / 8.0;
+            let out = &mut out[first..last];
+            for c in 0..len {
+                let zi = centre[c];
+                let mut pull = 0.0;
+                for (row_j, inverse_square) in around.iter().zip(weights) {
+                    pull += (row_j[c] - zi) * inverse_square;
+                }
+                out[c] = if fixed[c] { zi } else { zi + rate * pull };
             }
         });
     }
