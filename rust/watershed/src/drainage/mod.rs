@@ -297,34 +297,66 @@ fn flood_with<T: Topology>(
     cancel: &AtomicBool,
     shortcuts: Shortcuts,
 ) -> Option<Flood> {
+    let mut buffers = FloodBuffers::default();
+    flood_into(topo, heights, params, ramp_m, cancel, shortcuts, &mut buffers)?;
+    let FloodBuffers { outlet, filled, routing, .. } = buffers;
+    Some(Flood { outlet, filled, routing })
+}
+
+/// What a flood writes and works in, kept from one flood to the next of a surface of the
+/// same size (erosion floods it every step) so no step allocates them again.
+#[derive(Debug, Default)]
+struct FloodBuffers {
+    outlet: Vec<Option<Outlet>>,
+    filled: Vec<f64>,
+    routing: Vec<f64>,
+    closed: Vec<bool>,
+    stack: Vec<u32>,
+    pit: VecDeque<usize>,
+    slope: Vec<usize>,
+}
+
+/// [`flood_with`] into `buffers`: their outlets, fill and routing surface are the flood's
+/// once it returns `Some`.
+fn flood_into<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    ramp_m: f64,
+    cancel: &AtomicBool,
+    shortcuts: Shortcuts,
+    buffers: &mut FloodBuffers,
+) -> Option<()> {
     let above = |level: f64| (level + ramp_m).max(level.next_up());
     let n = topo.len();
-    let mut outlet: Vec<Option<Outlet>> = (0..n)
-        .map(|i| {
-            if params.sea_level_m.is_some_and(|s| heights[i] < s) {
-                Some(Outlet::Sea)
-            } else if params.edge_outlets && topo.on_edge(i) {
-                Some(Outlet::Edge)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let FloodBuffers { outlet, filled, routing, closed, stack, pit, slope } = buffers;
+    outlet.clear();
+    outlet.extend((0..n).map(|i| {
+        if params.sea_level_m.is_some_and(|s| heights[i] < s) {
+            Some(Outlet::Sea)
+        } else if params.edge_outlets && topo.on_edge(i) {
+            Some(Outlet::Edge)
+        } else {
+            None
+        }
+    }));
     if n > 0 && outlet.iter().all(Option::is_none) {
         let lowest = (0..n).min_by(|&a, &b| heights[a].total_cmp(&heights[b]).then(a.cmp(&b))).unwrap_or(0);
         outlet[lowest] = Some(Outlet::Sink);
     }
-    let mut filled = heights.to_vec();
-    let mut routing = heights.to_vec();
+    filled.clear();
+    filled.extend_from_slice(heights);
+    routing.clear();
+    routing.extend_from_slice(heights);
     // A node with a strictly falling path to an outlet is reached by the flood from below,
     // at its own height, before anything could fill it or (with the ulp ramp) ramp it: it
     // keeps its height on both surfaces. Those nodes start closed, and the queue floods only
     // the depressions, from their rims, with none of its work on slopes.
-    let mut closed = if shortcuts.falling {
-        falls_to_outlet(topo, heights, &outlet)
-    } else {
-        outlet.iter().map(Option::is_some).collect()
-    };
+    closed.clear();
+    closed.extend(outlet.iter().map(Option::is_some));
+    if shortcuts.falling {
+        falls_to_outlet(topo, heights, closed, stack);
+    }
     // Ordered by level, then by node index: ties are broken the same way everywhere. Every
     // node queued stands higher than the one that queued it, so the queue is monotone.
     let mut heap = RadixHeap::new();
@@ -345,8 +377,8 @@ fn flood_with<T: Topology>(
         let rim = heights[j] + climb;
         topo.neighbors(j).all(|k| closed[k] || heights[k] > rim)
     };
-    let mut pit = VecDeque::new();
-    let mut slope = Vec::new();
+    pit.clear();
+    slope.clear();
     for visited in 0.. {
         if visited % cancel::CHECK_EVERY == 0 && cancel::requested(cancel) {
             return None;
@@ -367,21 +399,21 @@ fn flood_with<T: Topology>(
             if heights[j] <= routing[c] {
                 routing[j] = above(routing[c]);
                 pit.push_back(j);
-            } else if shortcuts.slopes && on_slope(&closed, j) {
+            } else if shortcuts.slopes && on_slope(closed, j) {
                 slope.push(j);
             } else {
                 heap.push(level_key(routing[j]), j as u32);
             }
         }
     }
-    Some(Flood { outlet, filled, routing })
+    Some(())
 }
 
-/// Whether each node is an outlet or has a path to one along which the ground strictly
-/// falls.
-fn falls_to_outlet<T: Topology>(topo: &T, heights: &[f64], outlet: &[Option<Outlet>]) -> Vec<bool> {
-    let mut reached: Vec<bool> = outlet.iter().map(Option::is_some).collect();
-    let mut stack: Vec<u32> = (0..topo.len()).filter(|&i| reached[i]).map(|i| i as u32).collect();
+/// Marks in `reached` (the outlets on entry) every node with a path to an outlet along
+/// which the ground strictly falls; `stack` is scratch.
+fn falls_to_outlet<T: Topology>(topo: &T, heights: &[f64], reached: &mut [bool], stack: &mut Vec<u32>) {
+    stack.clear();
+    stack.extend((0..topo.len()).filter(|&i| reached[i]).map(|i| i as u32));
     while let Some(c) = stack.pop() {
         let c = c as usize;
         for j in topo.neighbors(c) {
@@ -391,7 +423,6 @@ fn falls_to_outlet<T: Topology>(topo: &T, heights: &[f64], outlet: &[Option<Outl
             }
         }
     }
-    reached
 }
 
 /// The lowest strictly lower neighbour on the routing surface, ties by index.
@@ -561,7 +592,7 @@ fn standing<T: Topology>(
 ) -> Option<Standing> {
     let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
     clock.lap("flood");
-    let mut receivers = receivers_on(topo, outlet, &routing);
+    let mut receivers = receivers_on(topo, &outlet, &routing);
     clock.lap("receivers");
     if cancel::requested(cancel) {
         return None;
@@ -592,7 +623,7 @@ pub(crate) fn standing_water<T: Topology>(
 }
 
 /// Where water goes on a surface, without lakes or rivers: what erosion needs every step.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Routing {
     /// Where each node drains; depressions drain across their fill to the spill point.
     pub receivers: Vec<Outlet>,
@@ -610,29 +641,74 @@ pub struct Routing {
 /// # Panics
 /// If `heights.len() != topo.len()`.
 pub fn route<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Routing {
-    assert_eq!(heights.len(), topo.len(), "one height per node");
-    let Some(Flood { outlet, filled, routing }) = flood(topo, heights, params, &AtomicBool::new(false))
-    else {
-        unreachable!("nothing sets the flag")
-    };
-    let receivers = receivers_on(topo, outlet, &routing);
-    let (order, catchment_m2) = order_and_catchment(topo, &receivers);
-    Routing { receivers, filled_m: filled, order, catchment_m2 }
+    let mut router = Router::default();
+    router.route(topo, heights, params);
+    router.routing
+}
+
+/// Routes the same surface again and again (erosion's steps), each time into the memory
+/// the last routing used: the same [`Routing`] as [`route`], without allocating it anew.
+#[derive(Debug, Default)]
+pub(crate) struct Router {
+    routing: Routing,
+    flood: FloodBuffers,
+    donors: Vec<u32>,
+}
+
+impl Router {
+    /// [`route`], into this router's memory.
+    ///
+    /// # Panics
+    /// If `heights.len() != topo.len()`.
+    pub(crate) fn route<T: Topology>(
+        &mut self,
+        topo: &T,
+        heights: &[f64],
+        params: &DrainageParams,
+    ) -> &Routing {
+        assert_eq!(heights.len(), topo.len(), "one height per node");
+        let shortcuts = Shortcuts { slopes: true, falling: true };
+        if flood_into(topo, heights, params, 0.0, &AtomicBool::new(false), shortcuts, &mut self.flood)
+            .is_none()
+        {
+            unreachable!("nothing sets the flag")
+        }
+        let Routing { receivers, filled_m, order, catchment_m2 } = &mut self.routing;
+        std::mem::swap(filled_m, &mut self.flood.filled);
+        receivers_into(topo, &self.flood.outlet, &self.flood.routing, receivers);
+        order_and_catchment_into(topo, receivers, order, catchment_m2, &mut self.donors);
+        &self.routing
+    }
 }
 
 /// Each node's outlet, or its lowest strictly lower neighbour on the routing surface.
-fn receivers_on<T: Topology>(topo: &T, outlet: Vec<Option<Outlet>>, routing: &[f64]) -> Vec<Outlet> {
+fn receivers_on<T: Topology>(topo: &T, outlet: &[Option<Outlet>], routing: &[f64]) -> Vec<Outlet> {
+    let mut receivers = Vec::new();
+    receivers_into(topo, outlet, routing, &mut receivers);
+    receivers
+}
+
+/// [`receivers_on`] into `receivers`.
+fn receivers_into<T: Topology>(
+    topo: &T,
+    outlet: &[Option<Outlet>],
+    routing: &[f64],
+    receivers: &mut Vec<Outlet>,
+) {
     let flows = |lower: Option<usize>| lower.map_or(Outlet::Sink, |j| Outlet::Flows(NodeId(j as u32)));
+    let n = topo.len();
+    // Every node's receiver is written below: the old ones need not be cleared.
+    receivers.resize(n, Outlet::Sink);
     let Some(grid) = topo.grid() else {
-        return (0..topo.len())
-            .into_par_iter()
-            .map(|i| outlet[i].unwrap_or_else(|| flows(lowest_lower(topo, routing, i))))
-            .collect();
+        receivers
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, out)| *out = outlet[i].unwrap_or_else(|| flows(lowest_lower(topo, routing, i))));
+        return;
     };
     // On a grid, inner cells reach their neighbours by index offsets: the same cells in the
     // same order.
     let w = grid.width;
-    let mut receivers = vec![Outlet::Sink; topo.len()];
     receivers.par_chunks_mut(w).enumerate().for_each(|(row, out)| {
         let (first, last) = grid.inner_columns(row);
         for col in (0..first).chain(last..w) {
@@ -645,7 +721,6 @@ fn receivers_on<T: Topology>(topo: &T, outlet: Vec<Option<Outlet>>, routing: &[f
                 .unwrap_or_else(|| flows(lowest_of(routing, i, grid.inner_neighbours(i).into_iter())));
         }
     });
-    receivers
 }
 
 /// Lap times of the stages of one solve.
@@ -761,13 +836,29 @@ fn depressions<T: Topology>(
 /// sources in index order; nodes on a receiver cycle are left out), and the area draining
 /// through each node, its own included (m²), summed in that order as each node is taken.
 fn order_and_catchment<T: Topology>(topo: &T, receivers: &[Outlet]) -> (Vec<u32>, Vec<f64>) {
+    let (mut order, mut area) = (Vec::new(), Vec::new());
+    order_and_catchment_into(topo, receivers, &mut order, &mut area, &mut Vec::new());
+    (order, area)
+}
+
+/// [`order_and_catchment`] into `order` and `area`; `donors` is scratch.
+fn order_and_catchment_into<T: Topology>(
+    topo: &T,
+    receivers: &[Outlet],
+    order: &mut Vec<u32>,
+    area: &mut Vec<f64>,
+    donors: &mut Vec<u32>,
+) {
     let n = receivers.len();
-    let mut donors = vec![0u32; n];
+    donors.clear();
+    donors.resize(n, 0);
     for r in receivers.iter().filter_map(|r| r.receiver()) {
         donors[r.index()] += 1;
     }
-    let mut area: Vec<f64> = (0..n).map(|i| topo.area_m2(i)).collect();
-    let mut order: Vec<u32> = Vec::with_capacity(n);
+    area.clear();
+    area.extend((0..n).map(|i| topo.area_m2(i)));
+    order.clear();
+    order.reserve(n);
     order.extend((0..n).filter(|&i| donors[i] == 0).map(|i| i as u32));
     let mut k = 0;
     while k < order.len() {
@@ -782,7 +873,6 @@ fn order_and_catchment<T: Topology>(topo: &T, receivers: &[Outlet]) -> (Vec<u32>
         }
         k += 1;
     }
-    (order, area)
 }
 
 /// Strahler order of every river node: 1 at a source, +1 where two streams of the highest
@@ -874,7 +964,8 @@ mod tests {
         // its height on both surfaces, and every other node is filled, never lowered, and
         // drains strictly down.
         let routing: Vec<f64> = both.2.iter().map(|&b| f64::from_bits(b)).collect();
-        let falling = super::falls_to_outlet(topo, z, &both.0);
+        let mut falling: Vec<bool> = both.0.iter().map(Option::is_some).collect();
+        super::falls_to_outlet(topo, z, &mut falling, &mut Vec::new());
         for i in 0..topo.len() {
             if falling[i] {
                 assert_eq!(routing[i], z[i], "{case}: falling node {i} was ramped");

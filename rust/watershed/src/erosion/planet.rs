@@ -4,7 +4,7 @@
 //! rivers, not the noise, decide where the valleys go) and the pattern of uplift; the sea
 //! is the base level and land stays land.
 
-use super::stream_power::{stream_power_step, StreamPower, Tectonics, STEP_YEARS};
+use super::stream_power::{stream_power_step, StepBuffers, StreamPower, Tectonics, STEP_YEARS};
 use super::FrameSink;
 use crate::cancel;
 use crate::drainage::DrainageParams;
@@ -92,11 +92,12 @@ pub fn erode_planet<T: Topology>(
         .zip(held)
         .map(|((&h, &on_land), &held)| if on_land && !held { base + START_RELIEF * (h - base) } else { h })
         .collect();
+    let mut buffers = StepBuffers::default();
     for step in 0..erosion.steps {
         if cancel::requested(cancel) {
             return None;
         }
-        stream_power_step(topo, &mut z, &erosion.model, outlets, &tectonics);
+        stream_power_step(topo, &mut z, &erosion.model, outlets, &tectonics, &mut buffers);
         frame(step + 1, &z, &[]);
     }
     let worn_top =

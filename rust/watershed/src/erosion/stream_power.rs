@@ -4,7 +4,7 @@
 //! (lakes fill with sediment, then spill), so no step leaves a false sink.
 
 use super::{ErosionReport, FrameSink};
-use crate::drainage::{route, DrainageParams, Outlet};
+use crate::drainage::{DrainageParams, Outlet, Router};
 use crate::ground::grid::Grid;
 use crate::ground::topology::Topology;
 use rayon::prelude::*;
@@ -78,11 +78,24 @@ pub fn erode_stream_power<T: Topology>(
 ) -> ErosionReport {
     let before = heights.to_vec();
     let tectonics = Tectonics::uniform(topo.len());
+    let mut buffers = StepBuffers::default();
     for step in 0..steps {
-        stream_power_step(topo, heights, model, outlets, &tectonics);
+        stream_power_step(topo, heights, model, outlets, &tectonics, &mut buffers);
         frame(step + 1, heights, &[]);
     }
     ErosionReport::between(topo, &before, heights, steps)
+}
+
+/// What stream-power steps on one surface work in, kept from one step to the next so no
+/// step allocates it again.
+#[derive(Debug, Default)]
+pub(crate) struct StepBuffers {
+    router: Router,
+    power: Vec<f64>,
+    state: Vec<u8>,
+    chain: Vec<usize>,
+    fixed: Vec<bool>,
+    other: Vec<f64>,
 }
 
 /// One step: route, uplift and incise in receiver order (outlets first), fill what became
@@ -93,11 +106,13 @@ pub(crate) fn stream_power_step<T: Topology>(
     model: &StreamPower,
     outlets: &DrainageParams,
     tectonics: &Tectonics,
+    buffers: &mut StepBuffers,
 ) {
-    let routing = route(topo, heights, outlets);
+    let StepBuffers { router, power, state, chain, fixed, other } = buffers;
+    let routing = router.route(topo, heights, outlets);
     let dt = model.dt_yr;
-    let power = area_power(&routing.catchment_m2, model.m);
-    receivers_first(&routing.receivers, |i| {
+    area_power(&routing.catchment_m2, model.m, power);
+    receivers_first(&routing.receivers, state, chain, |i| {
         let Outlet::Flows(r) = routing.receivers[i] else { return };
         if tectonics.held[i] {
             return;
@@ -118,15 +133,13 @@ pub(crate) fn stream_power_step<T: Topology>(
         heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]).max(tectonics.floor_m);
     });
     if model.diffusion_m2_per_yr > 0.0 {
-        let fixed: Vec<bool> = routing
-            .receivers
-            .iter()
-            .zip(&tectonics.held)
-            .map(|(o, &held)| held || o.receiver().is_none())
-            .collect();
-        diffuse(topo, heights, &fixed, model.diffusion_m2_per_yr * dt);
+        fixed.clear();
+        fixed.extend(
+            routing.receivers.iter().zip(&tectonics.held).map(|(o, &held)| held || o.receiver().is_none()),
+        );
+        diffuse(topo, heights, fixed, model.diffusion_m2_per_yr * dt, other);
         if tectonics.floor_m > f64::NEG_INFINITY {
-            for (h, _) in heights.iter_mut().zip(&fixed).filter(|(_, &fixed)| !fixed) {
+            for (h, _) in heights.iter_mut().zip(fixed.iter()).filter(|(_, &fixed)| !fixed) {
                 *h = h.max(tectonics.floor_m);
             }
         }
@@ -136,13 +149,19 @@ pub(crate) fn stream_power_step<T: Topology>(
 /// Calls `visit` on every node after the node it drains to: down each receiver chain from
 /// the nodes in index order, then back up it, so neighbours in the index are visited close
 /// together (the same nodes as the drainage order; nodes on a receiver cycle are left out,
-/// as that order leaves them out).
-fn receivers_first(receivers: &[Outlet], mut visit: impl FnMut(usize)) {
+/// as that order leaves them out). `state` and `chain` are scratch.
+fn receivers_first(
+    receivers: &[Outlet],
+    state: &mut Vec<u8>,
+    chain: &mut Vec<usize>,
+    mut visit: impl FnMut(usize),
+) {
     const NEW: u8 = 0;
     const WALKING: u8 = 1;
     const DONE: u8 = 2;
-    let mut state = vec![NEW; receivers.len()];
-    let mut chain = Vec::new();
+    state.clear();
+    state.resize(receivers.len(), NEW);
+    chain.clear();
     for start in 0..receivers.len() {
         let mut i = start;
         while state[i] == NEW {
@@ -168,13 +187,14 @@ fn receivers_first(receivers: &[Outlet], mut visit: impl FnMut(usize)) {
     }
 }
 
-/// Each catchment (m²) raised to `m`: the square root, correctly rounded on every machine,
-/// for the usual `m = 0.5`.
-fn area_power(catchment_m2: &[f64], m: f64) -> Vec<f64> {
+/// Each catchment (m²) raised to `m`, into `power`: the square root, correctly rounded on
+/// every machine, for the usual `m = 0.5`.
+fn area_power(catchment_m2: &[f64], m: f64, power: &mut Vec<f64>) {
+    power.clear();
     if m == 0.5 {
-        catchment_m2.par_iter().map(|a| a.sqrt()).collect()
+        catchment_m2.par_iter().map(|a| a.sqrt()).collect_into_vec(power);
     } else {
-        catchment_m2.par_iter().map(|&a| libm::pow(a, m)).collect()
+        catchment_m2.par_iter().map(|&a| libm::pow(a, m)).collect_into_vec(power);
     }
 }
 
@@ -185,23 +205,24 @@ pub const MAX_DIFFUSION_SUBSTEPS: usize = 4;
 /// sub-steps, at most [`MAX_DIFFUSION_SUBSTEPS`]: where stability would need more (fine
 /// cells, long steps) the step diffuses only as far as those sub-steps safely reach.
 /// `fixed` nodes hold their height. The Laplacian at a node with k neighbours is
-/// `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or eight neighbours.
-fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt: f64) {
+/// `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or eight neighbours. `other` is scratch.
+fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt: f64, other: &mut Vec<f64>) {
     let laplacian = Laplacian::new(topo);
     let worst = laplacian.worst_stiffness();
     let substeps = (kappa_dt * worst / 0.45).ceil().clamp(1.0, MAX_DIFFUSION_SUBSTEPS as f64);
     let h = (kappa_dt / substeps).min(0.45 / worst.max(f64::MIN_POSITIVE));
-    // Sub-steps alternate between `heights` and a second buffer.
-    let mut other = vec![0.0; topo.len()];
+    // Sub-steps alternate between `heights` and a second buffer, every cell of which each
+    // sub-step writes.
+    other.resize(topo.len(), 0.0);
     let substeps = substeps as usize;
     for k in 0..substeps {
         match k % 2 {
-            0 => laplacian.step(heights, fixed, h, &mut other),
-            _ => laplacian.step(&other, fixed, h, heights),
+            0 => laplacian.step(heights, fixed, h, other),
+            _ => laplacian.step(other, fixed, h, heights),
         }
     }
     if substeps % 2 == 1 {
-        heights.copy_from_slice(&other);
+        heights.copy_from_slice(other);
     }
 }
 
@@ -321,6 +342,7 @@ impl<'a, T: Topology> Laplacian<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::drainage::route;
     use crate::ground::grid::Grid;
     use crate::testkit::PlainGrid;
 
@@ -342,7 +364,14 @@ mod tests {
         let routing = route(&grid, &z, &edge_outlets());
         let area = routing.catchment_m2[6];
         let mut eroded = z.clone();
-        stream_power_step(&grid, &mut eroded, &model, &edge_outlets(), &Tectonics::uniform(15));
+        stream_power_step(
+            &grid,
+            &mut eroded,
+            &model,
+            &edge_outlets(),
+            &Tectonics::uniform(15),
+            &mut StepBuffers::default(),
+        );
         let f = 1e-3 * 10.0 * area.sqrt() / 10.0;
         let expected = (1.0 + f * 0.0) / (1.0 + f);
         assert!((eroded[6] - expected).abs() < 1e-12, "{} vs {expected}", eroded[6]);
@@ -356,7 +385,14 @@ mod tests {
         let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
         z[12] = 1.0; // the pit in the middle, under its 5 m rim
         let model = StreamPower { k: 0.0, diffusion_m2_per_yr: 0.0, ..StreamPower::default() };
-        stream_power_step(&grid, &mut z, &model, &edge_outlets(), &Tectonics::uniform(25));
+        stream_power_step(
+            &grid,
+            &mut z,
+            &model,
+            &edge_outlets(),
+            &Tectonics::uniform(25),
+            &mut StepBuffers::default(),
+        );
         assert_eq!(z[12], 5.0, "filled to the rim");
         let routing = route(&grid, &z, &edge_outlets());
         assert!(routing.filled_m.iter().zip(&z).all(|(f, h)| f <= h), "no node under its fill");
@@ -371,7 +407,14 @@ mod tests {
         for (floor, expected) in [(1.0, 1.0), (4.0, 5.0)] {
             let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
             z[12] = floor;
-            stream_power_step(&grid, &mut z, &model, &edge_outlets(), &Tectonics::uniform(25));
+            stream_power_step(
+                &grid,
+                &mut z,
+                &model,
+                &edge_outlets(),
+                &Tectonics::uniform(25),
+                &mut StepBuffers::default(),
+            );
             assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
         }
     }
@@ -384,7 +427,7 @@ mod tests {
         let z: Vec<f64> = (0..63).map(|i| ((i * 37) % 11) as f64 + 0.1 * i as f64).collect();
         let routing = route(&grid, &z, &edge_outlets());
         let mut seen = Vec::new();
-        receivers_first(&routing.receivers, |i| seen.push(i));
+        receivers_first(&routing.receivers, &mut Vec::new(), &mut Vec::new(), |i| seen.push(i));
         let mut expected: Vec<usize> = routing.order.iter().map(|&i| i as usize).collect();
         let mut sorted = seen.clone();
         expected.sort_unstable();
@@ -397,7 +440,12 @@ mod tests {
         }
         let flows = |j: u32| Outlet::Flows(crate::ground::topology::NodeId(j));
         let mut cyclic = Vec::new();
-        receivers_first(&[flows(1), flows(2), flows(1), Outlet::Sink, flows(0)], |i| cyclic.push(i));
+        receivers_first(
+            &[flows(1), flows(2), flows(1), Outlet::Sink, flows(0)],
+            &mut Vec::new(),
+            &mut Vec::new(),
+            |i| cyclic.push(i),
+        );
         assert_eq!(cyclic, vec![0, 3, 4]);
     }
 
@@ -412,8 +460,8 @@ mod tests {
                 (0..n).map(|i| ((i * 7919) % 23) as f64 * 0.37 + (i as f64 * 0.1).sin()).collect();
             let fixed: Vec<bool> = (0..n).map(|i| i % 5 == 0).collect();
             let (mut fast, mut plain) = (z0.clone(), z0.clone());
-            diffuse(&grid, &mut fast, &fixed, 3.0);
-            diffuse(&PlainGrid(grid), &mut plain, &fixed, 3.0);
+            diffuse(&grid, &mut fast, &fixed, 3.0, &mut Vec::new());
+            diffuse(&PlainGrid(grid), &mut plain, &fixed, 3.0, &mut Vec::new());
             assert_ne!(fast, z0, "{width}x{height}: something moved");
             assert_eq!(
                 fast.iter().map(|z| z.to_bits()).collect::<Vec<_>>(),
@@ -430,7 +478,7 @@ mod tests {
         let mut z = vec![0.0; 625];
         z[312] = 9.0;
         let fixed: Vec<bool> = (0..625).map(|i| grid.on_edge(i)).collect();
-        diffuse(&grid, &mut z, &fixed, 0.5);
+        diffuse(&grid, &mut z, &fixed, 0.5, &mut Vec::new());
         let total: f64 = z.iter().sum();
         assert!((total - 9.0).abs() < 1e-9, "volume kept: {total}");
         assert!(z[312] < 9.0 && z[313] > 0.0 && z[313] < z[312]);
