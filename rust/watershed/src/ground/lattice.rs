@@ -156,37 +156,72 @@ fn pick(positions: &[DVec3], fib: &[usize], i: usize) -> [u32; PICKS] {
     let k = zone(p.y, n).max(2);
     let lo = (k - 4).max(0) as usize;
     let hi = ((k + 2).max(0) as usize).min(fib.len());
-    let mut cands: Vec<(f64, u32)> = Vec::with_capacity(24);
-    let push = |cands: &mut Vec<(f64, u32)>, j: usize| {
-        if j != i && !cands.iter().any(|&(_, c)| c as usize == j) {
-            cands.push((positions[j].distance_squared(p), j as u32));
-        }
-    };
+    let mut nearest = Nearest::default();
+    // Offsets ±F_j of different Fibonacci numbers reach different nodes, none of them i.
     for &f in &fib[lo.min(hi)..hi] {
         if i + f < n {
-            push(&mut cands, i + f);
+            nearest.offer_new(positions[i + f].distance_squared(p), (i + f) as u32);
         }
         if i >= f {
-            push(&mut cands, i - f);
+            nearest.offer_new(positions[i - f].distance_squared(p), (i - f) as u32);
         }
     }
     // Near the poles the bands are short: make sure there are enough candidates.
     let mut step = 1;
-    while cands.len() < PICKS && step < n {
+    while nearest.met < PICKS && step < n {
         if i + step < n {
-            push(&mut cands, i + step);
+            nearest.offer(positions[i + step].distance_squared(p), (i + step) as u32);
         }
         if i >= step {
-            push(&mut cands, i - step);
+            nearest.offer(positions[i - step].distance_squared(p), (i - step) as u32);
         }
         step += 1;
     }
-    cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut out = [0u32; PICKS];
-    for (o, c) in out.iter_mut().zip(&cands) {
+    for (o, c) in out.iter_mut().zip(&nearest.best[..nearest.len]) {
         *o = c.1;
     }
     out
+}
+
+/// The `PICKS` nearest candidates offered so far, by squared distance then index, and how
+/// many different candidates were offered.
+#[derive(Default)]
+struct Nearest {
+    best: [(f64, u32); PICKS],
+    len: usize,
+    met: usize,
+}
+
+impl Nearest {
+    /// Offers node `j` at squared distance `d`; a node offered again changes nothing.
+    ///
+    /// A node offered twice was either kept the first time (and is found among the best),
+    /// or beaten by `PICKS` others, which it would not beat now either; while fewer than
+    /// `PICKS` were met, every one of them is kept, so `met` counts different nodes.
+    fn offer(&mut self, d: f64, j: u32) {
+        if !self.best[..self.len].iter().any(|&(_, c)| c == j) {
+            self.offer_new(d, j);
+        }
+    }
+
+    /// Offers node `j`, not offered before, at squared distance `d` (a square, never NaN
+    /// or -0, so `<` orders it as `f64::total_cmp` would).
+    #[inline]
+    fn offer_new(&mut self, d: f64, j: u32) {
+        let before = |a: (f64, u32), b: (f64, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
+        self.met += 1;
+        if self.len == PICKS && !before((d, j), self.best[PICKS - 1]) {
+            return;
+        }
+        let mut at = self.len.min(PICKS - 1);
+        while at > 0 && before((d, j), self.best[at - 1]) {
+            self.best[at] = self.best[at - 1];
+            at -= 1;
+        }
+        self.best[at] = (d, j);
+        self.len = (self.len + 1).min(PICKS);
+    }
 }
 
 /// CSR of the union of every pick and its reverse, each list ascending without repeats.
@@ -311,6 +346,45 @@ mod tests {
             }
         }
         best.1
+    }
+
+    /// Every candidate at the zone's offsets (and, near the poles, the next indices until
+    /// six differ), sorted by squared distance then index: what `pick` keeps the first six of.
+    fn sorted_candidates(positions: &[DVec3], fib: &[usize], i: usize) -> Vec<u32> {
+        let n = positions.len();
+        let p = positions[i];
+        let k = zone(p.y, n).max(2);
+        let (lo, hi) = ((k - 4).max(0) as usize, ((k + 2).max(0) as usize).min(fib.len()));
+        let mut cands: Vec<(f64, u32)> = Vec::new();
+        let push = |cands: &mut Vec<(f64, u32)>, j: usize| {
+            if j != i && !cands.iter().any(|&(_, c)| c as usize == j) {
+                cands.push((positions[j].distance_squared(p), j as u32));
+            }
+        };
+        for &f in &fib[lo.min(hi)..hi] {
+            (i + f < n).then(|| push(&mut cands, i + f));
+            (i >= f).then(|| push(&mut cands, i - f));
+        }
+        let mut step = 1;
+        while cands.len() < PICKS && step < n {
+            (i + step < n).then(|| push(&mut cands, i + step));
+            (i >= step).then(|| push(&mut cands, i - step));
+            step += 1;
+        }
+        cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        cands.into_iter().map(|(_, j)| j).collect()
+    }
+
+    #[test]
+    fn picks_are_the_six_nearest_candidates() {
+        for n in [16, 17, 40, 1_000, 33_333] {
+            let lat = FibonacciLattice::new(n, 1.0);
+            let fib = fibonacci_numbers(n);
+            for i in 0..n {
+                let expected = sorted_candidates(lat.positions(), &fib, i);
+                assert_eq!(&pick(lat.positions(), &fib, i)[..], &expected[..PICKS], "node {i} of {n}");
+            }
+        }
     }
 
     #[test]
