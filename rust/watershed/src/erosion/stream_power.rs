@@ -190,7 +190,6 @@ fn receivers_first(
 /// Each catchment (m²) raised to `m`, into `power`: the square root, correctly rounded on
 /// every machine, for the usual `m = 0.5`.
 fn area_power(catchment_m2: &[f64], m: f64, power: &mut Vec<f64>) {
-    power.clear();
     if m == 0.5 {
         catchment_m2.par_iter().map(|a| a.sqrt()).collect_into_vec(power);
     } else {

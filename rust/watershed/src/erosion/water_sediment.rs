@@ -119,9 +119,17 @@ struct Decided {
     per_square: f64,
 }
 
+/// What every cell decided, one array per field of [`Decided`], so a row's cells are read
+/// side by side.
+struct DecidedCells {
+    sediment: Vec<f64>,
+    leaving: Vec<f64>,
+    per_square: Vec<f64>,
+}
+
 /// The buffers of a run, reused every step: what each cell decided and the next state.
 struct Buffers {
-    decided: Vec<Decided>,
+    decided: DecidedCells,
     next: State,
 }
 
@@ -133,7 +141,9 @@ impl Buffers {
             sediment: vec![0.0; n],
             surface: vec![0.0; n],
         };
-        Buffers { decided: vec![Decided::default(); n], next }
+        let decided =
+            DecidedCells { sediment: vec![0.0; n], leaving: vec![0.0; n], per_square: vec![0.0; n] };
+        Buffers { decided, next }
     }
 }
 
@@ -141,21 +151,28 @@ impl Buffers {
 fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
     let w = grid.width;
     let surface = &s.surface;
-    b.decided.par_chunks_mut(w).zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each_init(
+    let DecidedCells { sediment, leaving, per_square } = &mut b.decided;
+    let decided = sediment.par_chunks_mut(w).zip(leaving.par_chunks_mut(w)).zip(per_square.par_chunks_mut(w));
+    decided.zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each_init(
         || Drops::new(w),
-        |drops, (row, (cells, next))| {
+        |drops, (row, (((sediments, leavings), per_squares), next))| {
+            let mut store = |col: usize, (ground, cell): (f64, Decided)| {
+                next[col] = ground;
+                (sediments[col], leavings[col], per_squares[col]) =
+                    (cell.sediment, cell.leaving, cell.per_square);
+            };
             let (first, last) = grid.inner_columns(row);
             for col in (0..first).chain(last..w) {
                 let i = row * w + col;
                 let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
                 let (total, squares, biggest) = drops_towards(surface, i, around);
-                (next[col], cells[col]) = decide_cell(s, model, i, total, squares, biggest);
+                store(col, decide_cell(s, model, i, total, squares, biggest));
             }
             drops.inner_row(grid, surface, row, first, last);
             for col in first..last {
                 let i = row * w + col;
                 let (total, squares, biggest) = (drops.total[col], drops.squares[col], drops.biggest[col]);
-                (next[col], cells[col]) = decide_cell(s, model, i, total, squares, biggest);
+                store(col, decide_cell(s, model, i, total, squares, biggest));
             }
         },
     );
@@ -248,26 +265,33 @@ fn decide_cell(
 fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers) {
     decide(grid, s, model, b);
     let w = grid.width;
-    let (d, surface) = (&b.decided, &s.surface);
-    let water_in: &[f64] = &s.water;
+    let (d, now) = (&b.decided, &*s);
+    let (surface, water_in) = (&now.surface, &now.water);
     let next = &mut b.next;
     let outputs =
         next.water.par_chunks_mut(w).zip(next.sediment.par_chunks_mut(w)).zip(next.surface.par_chunks_mut(w));
     outputs.zip(next.ground.par_chunks(w)).enumerate().for_each(
         |(row, (((waters, sediments), surfaces), grounds))| {
-            let mut store = |col: usize, (water, sediment): (f64, f64)| {
-                waters[col] = water * (1.0 - model.evaporate);
-                sediments[col] = sediment;
-                surfaces[col] = grounds[col] + waters[col] + model.rain_m;
-            };
             let (first, last) = grid.inner_columns(row);
             for col in (0..first).chain(last..w) {
                 let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
-                store(col, gather_cell(d, surface, water_in, model, row * w + col, around));
+                (waters[col], sediments[col]) =
+                    gather_cell(d, surface, water_in, model, row * w + col, around);
             }
-            for col in first..last {
-                let i = row * w + col;
-                store(col, gather_cell(d, surface, water_in, model, i, grid.inner_neighbours(i).into_iter()));
+            if first < last {
+                gather_inner_row(
+                    grid,
+                    d,
+                    now,
+                    model,
+                    row,
+                    &mut waters[first..last],
+                    &mut sediments[first..last],
+                );
+            }
+            for ((water, surface), ground) in waters.iter_mut().zip(surfaces.iter_mut()).zip(grounds) {
+                *water *= 1.0 - model.evaporate;
+                *surface = ground + *water + model.rain_m;
             }
         },
     );
@@ -278,22 +302,63 @@ fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers)
 /// `around`, before evaporation.
 #[inline(always)]
 fn gather_cell(
-    d: &[Decided],
+    d: &DecidedCells,
     surface: &[f64],
     water_in: &[f64],
     model: &WaterSediment,
     i: usize,
     around: impl Iterator<Item = usize>,
 ) -> (f64, f64) {
-    let kept = 1.0 - d[i].leaving;
-    let (mut water, mut sediment) = ((water_in[i] + model.rain_m) * kept, d[i].sediment * kept);
+    let kept = 1.0 - d.leaving[i];
+    let (mut water, mut sediment) = ((water_in[i] + model.rain_m) * kept, d.sediment[i] * kept);
     for j in around {
         let drop = (surface[j] - surface[i]).max(0.0);
-        let share = d[j].per_square * drop * drop;
+        let share = d.per_square[j] * drop * drop;
         water += (water_in[j] + model.rain_m) * share;
-        sediment += d[j].sediment * share;
+        sediment += d.sediment[j] * share;
     }
     (water, sediment)
+}
+
+/// [`gather_cell`] for the inner columns of `row` (see [`Grid::inner_columns`]) into
+/// `waters` and `sediments`, one neighbour direction at a time over the whole row: the same
+/// sums in the same order, with the row's cells side by side.
+fn gather_inner_row(
+    grid: &Grid,
+    d: &DecidedCells,
+    s: &State,
+    model: &WaterSediment,
+    row: usize,
+    waters: &mut [f64],
+    sediments: &mut [f64],
+) {
+    let (surface, water_in) = (&s.surface, &s.water);
+    let len = waters.len();
+    let start = row * grid.width + grid.inner_columns(row).0;
+    let cells = start..start + len;
+    let (here, leaving, sediment_here) =
+        (&surface[cells.clone()], &d.leaving[cells.clone()], &d.sediment[cells.clone()]);
+    let water_here = &water_in[cells];
+    for c in 0..len {
+        let kept = 1.0 - leaving[c];
+        waters[c] = (water_here[c] + model.rain_m) * kept;
+        sediments[c] = sediment_here[c] * kept;
+    }
+    for j in grid.inner_neighbours(start) {
+        let cells = j..j + len;
+        let (there, per_square, sediment_there, water_there) = (
+            &surface[cells.clone()],
+            &d.per_square[cells.clone()],
+            &d.sediment[cells.clone()],
+            &water_in[cells],
+        );
+        for c in 0..len {
+            let drop = (there[c] - here[c]).max(0.0);
+            let share = per_square[c] * drop * drop;
+            waters[c] += (water_there[c] + model.rain_m) * share;
+            sediments[c] += sediment_there[c] * share;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -342,6 +407,43 @@ mod tests {
             }
         }
         assert!(sloping >= 8, "most inner cells have a lower neighbour: {sloping}");
+    }
+
+    /// A row's inner cells gathered a direction at a time get what each cell gathers on its
+    /// own, bit for bit.
+    #[test]
+    fn a_row_gathers_what_its_cells_gather() {
+        let grid = Grid { width: 9, height: 4, cell_m: 1.0 };
+        let n = grid.width * grid.height;
+        let wave = |k: usize, scale: f64| {
+            (0..n).map(|i| (((i * k) % 13) as f64 * 0.37).sin().abs() * scale).collect()
+        };
+        let state = State {
+            ground: vec![0.0; n],
+            water: wave(7, 0.2),
+            sediment: vec![0.0; n],
+            surface: wave(11, 3.0),
+        };
+        let d = DecidedCells { sediment: wave(5, 0.01), leaving: wave(3, 0.5), per_square: wave(17, 0.9) };
+        let model = WaterSediment::default();
+        let mut flowing = 0;
+        for row in 1..grid.height - 1 {
+            let (first, last) = grid.inner_columns(row);
+            let (mut waters, mut sediments) = (vec![0.0; last - first], vec![0.0; last - first]);
+            gather_inner_row(&grid, &d, &state, &model, row, &mut waters, &mut sediments);
+            for col in first..last {
+                let i = row * grid.width + col;
+                let around = grid.inner_neighbours(i).into_iter();
+                let (water, sediment) = gather_cell(&d, &state.surface, &state.water, &model, i, around);
+                flowing += usize::from(water != (state.water[i] + model.rain_m) * (1.0 - d.leaving[i]));
+                assert_eq!(
+                    [waters[col - first], sediments[col - first]].map(f64::to_bits),
+                    [water, sediment].map(f64::to_bits),
+                    "cell {i}"
+                );
+            }
+        }
+        assert!(flowing >= 8, "water runs into most cells: {flowing}");
     }
 
     /// Ground plus sediment is conserved: rain adds only water.
