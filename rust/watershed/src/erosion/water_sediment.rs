@@ -191,29 +191,28 @@ impl Drops {
         Drops { total: vec![0.0; width], squares: vec![0.0; width], biggest: vec![0.0; width] }
     }
 
-    /// The drops of the inner columns `first..last` of `row`, one direction at a time over
-    /// the whole row (the sums in the same order as [`drops_towards`]).
+    /// The drops of the inner columns `first..last` of `row`, one cell after another with
+    /// all eight neighbours' rows read side by side (the sums in the same order as
+    /// [`drops_towards`]), in a loop with no jumps, so the cells' sums vectorise.
     fn inner_row(&mut self, grid: &Grid, surface: &[f64], row: usize, first: usize, last: usize) {
         if first >= last {
             return;
         }
+        let len = last - first;
         let start = row * grid.width + first;
-        let centre = &surface[start..start + (last - first)];
+        let centre = &surface[start..start + len];
+        let around = grid.inner_neighbours(start).map(|j| &surface[j..j + len]);
         let (total, squares, biggest) =
             (&mut self.total[first..last], &mut self.squares[first..last], &mut self.biggest[first..last]);
-        total.fill(0.0);
-        squares.fill(0.0);
-        biggest.fill(0.0);
-        for j in grid.inner_neighbours(start) {
-            let other = &surface[j..j + centre.len()];
-            for ((((t, q), b), &here), &there) in
-                total.iter_mut().zip(squares.iter_mut()).zip(biggest.iter_mut()).zip(centre).zip(other)
-            {
-                let drop = (here - there).max(0.0);
-                *t += drop;
-                *q += drop * drop;
-                *b = b.max(drop);
+        for c in 0..len {
+            let (mut t, mut q, mut b) = (0.0, 0.0, 0.0_f64);
+            for other in &around {
+                let drop = (centre[c] - other[c]).max(0.0);
+                t += drop;
+                q += drop * drop;
+                b = b.max(drop);
             }
+            (total[c], squares[c], biggest[c]) = (t, q, b);
         }
     }
 }
@@ -321,8 +320,8 @@ fn gather_cell(
 }
 
 /// [`gather_cell`] for the inner columns of `row` (see [`Grid::inner_columns`]) into
-/// `waters` and `sediments`, one neighbour direction at a time over the whole row: the same
-/// sums in the same order, with the row's cells side by side.
+/// `waters` and `sediments`, with all eight neighbours' rows read side by side: the same
+/// sums in the same order, in a loop with no jumps, so the cells' sums vectorise.
 fn gather_inner_row(
     grid: &Grid,
     d: &DecidedCells,
@@ -336,28 +335,22 @@ fn gather_inner_row(
     let len = waters.len();
     let start = row * grid.width + grid.inner_columns(row).0;
     let cells = start..start + len;
-    let (here, leaving, sediment_here) =
-        (&surface[cells.clone()], &d.leaving[cells.clone()], &d.sediment[cells.clone()]);
-    let water_here = &water_in[cells];
+    let (here, leaving) = (&surface[cells.clone()], &d.leaving[cells.clone()]);
+    let (sediment_here, water_here) = (&d.sediment[cells.clone()], &water_in[cells]);
+    let around = grid.inner_neighbours(start).map(|j| {
+        let cells = j..j + len;
+        (&surface[cells.clone()], &d.per_square[cells.clone()], &d.sediment[cells.clone()], &water_in[cells])
+    });
     for c in 0..len {
         let kept = 1.0 - leaving[c];
-        waters[c] = (water_here[c] + model.rain_m) * kept;
-        sediments[c] = sediment_here[c] * kept;
-    }
-    for j in grid.inner_neighbours(start) {
-        let cells = j..j + len;
-        let (there, per_square, sediment_there, water_there) = (
-            &surface[cells.clone()],
-            &d.per_square[cells.clone()],
-            &d.sediment[cells.clone()],
-            &water_in[cells],
-        );
-        for c in 0..len {
+        let (mut water, mut sediment) = ((water_here[c] + model.rain_m) * kept, sediment_here[c] * kept);
+        for (there, per_square, sediment_there, water_there) in &around {
             let drop = (there[c] - here[c]).max(0.0);
             let share = per_square[c] * drop * drop;
-            waters[c] += (water_there[c] + model.rain_m) * share;
-            sediments[c] += sediment_there[c] * share;
+            water += (water_there[c] + model.rain_m) * share;
+            sediment += sediment_there[c] * share;
         }
+        (waters[c], sediments[c]) = (water, sediment);
     }
 }
 
