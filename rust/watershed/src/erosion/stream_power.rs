@@ -349,6 +349,12 @@ mod tests {
         DrainageParams::outlets(None, true)
     }
 
+    /// One step of `model` on `grid` draining to its edge, the same uplift everywhere.
+    fn one_step(grid: &Grid, z: &mut [f64], model: &StreamPower) {
+        let tectonics = Tectonics::uniform(z.len());
+        stream_power_step(grid, z, model, &edge_outlets(), &tectonics, &mut StepBuffers::default());
+    }
+
     /// A one-cell-wide ramp draining to the edge: the node next to the outlet incises at
     /// the implicit rate `(z + F·z_r)/(1 + F)` with `F = K·dt·A^m/L` and its area.
     #[test]
@@ -363,14 +369,7 @@ mod tests {
         let routing = route(&grid, &z, &edge_outlets());
         let area = routing.catchment_m2[6];
         let mut eroded = z.clone();
-        stream_power_step(
-            &grid,
-            &mut eroded,
-            &model,
-            &edge_outlets(),
-            &Tectonics::uniform(15),
-            &mut StepBuffers::default(),
-        );
+        one_step(&grid, &mut eroded, &model);
         let f = 1e-3 * 10.0 * area.sqrt() / 10.0;
         let expected = (1.0 + f * 0.0) / (1.0 + f);
         assert!((eroded[6] - expected).abs() < 1e-12, "{} vs {expected}", eroded[6]);
@@ -384,14 +383,7 @@ mod tests {
         let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
         z[12] = 1.0; // the pit in the middle, under its 5 m rim
         let model = StreamPower { k: 0.0, diffusion_m2_per_yr: 0.0, ..StreamPower::default() };
-        stream_power_step(
-            &grid,
-            &mut z,
-            &model,
-            &edge_outlets(),
-            &Tectonics::uniform(25),
-            &mut StepBuffers::default(),
-        );
+        one_step(&grid, &mut z, &model);
         assert_eq!(z[12], 5.0, "filled to the rim");
         let routing = route(&grid, &z, &edge_outlets());
         assert!(routing.filled_m.iter().zip(&z).all(|(f, h)| f <= h), "no node under its fill");
@@ -406,14 +398,7 @@ mod tests {
         for (floor, expected) in [(1.0, 1.0), (4.0, 5.0)] {
             let mut z: Vec<f64> = (0..25).map(|i| if grid.on_edge(i) { 0.0 } else { 5.0 }).collect();
             z[12] = floor;
-            stream_power_step(
-                &grid,
-                &mut z,
-                &model,
-                &edge_outlets(),
-                &Tectonics::uniform(25),
-                &mut StepBuffers::default(),
-            );
+            one_step(&grid, &mut z, &model);
             assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
         }
     }
