@@ -271,7 +271,10 @@ fn flood_ramped<T: Topology>(
     ramp_m: f64,
     cancel: &AtomicBool,
 ) -> Option<Flood> {
-    flood_with(topo, heights, params, ramp_m, cancel, Shortcuts { slopes: true, falling: true })
+    let mut buffers = FloodBuffers::default();
+    flood_into(topo, heights, params, ramp_m, cancel, Shortcuts::BOTH, &mut buffers)?;
+    let FloodBuffers { outlet, filled, routing, .. } = buffers;
+    Some(Flood { outlet, filled, routing })
 }
 
 /// Which of the flood's shortcuts to take (each gives the queue's own result, bit for bit).
@@ -288,19 +291,9 @@ struct Shortcuts {
     falling: bool,
 }
 
-/// The priority flood, with the `shortcuts` chosen (the queue alone with neither).
-fn flood_with<T: Topology>(
-    topo: &T,
-    heights: &[f64],
-    params: &DrainageParams,
-    ramp_m: f64,
-    cancel: &AtomicBool,
-    shortcuts: Shortcuts,
-) -> Option<Flood> {
-    let mut buffers = FloodBuffers::default();
-    flood_into(topo, heights, params, ramp_m, cancel, shortcuts, &mut buffers)?;
-    let FloodBuffers { outlet, filled, routing, .. } = buffers;
-    Some(Flood { outlet, filled, routing })
+impl Shortcuts {
+    /// Every shortcut: what the solve and erosion take.
+    const BOTH: Shortcuts = Shortcuts { slopes: true, falling: true };
 }
 
 /// What a flood writes and works in, kept from one flood to the next of a surface of the
@@ -316,8 +309,9 @@ struct FloodBuffers {
     slope: Vec<usize>,
 }
 
-/// [`flood_with`] into `buffers`: their outlets, fill and routing surface are the flood's
-/// once it returns `Some`.
+/// The priority flood, with the `shortcuts` chosen (the queue alone with neither), into
+/// `buffers`: their outlets, fill and routing surface are the flood's once it returns
+/// `Some`.
 fn flood_into<T: Topology>(
     topo: &T,
     heights: &[f64],
@@ -667,10 +661,8 @@ impl Router {
         params: &DrainageParams,
     ) -> &Routing {
         assert_eq!(heights.len(), topo.len(), "one height per node");
-        let shortcuts = Shortcuts { slopes: true, falling: true };
-        if flood_into(topo, heights, params, 0.0, &AtomicBool::new(false), shortcuts, &mut self.flood)
-            .is_none()
-        {
+        let never = AtomicBool::new(false);
+        if flood_into(topo, heights, params, 0.0, &never, Shortcuts::BOTH, &mut self.flood).is_none() {
             unreachable!("nothing sets the flag")
         }
         let Routing { receivers, filled_m, order, catchment_m2 } = &mut self.routing;
@@ -908,7 +900,7 @@ fn strahler(order: &[u32], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{flood_with, level_key, DrainageParams, Flood, Shortcuts};
+    use super::{flood_into, level_key, DrainageParams, FloodBuffers, Shortcuts};
     use crate::ground::grid::Grid;
     use crate::ground::lattice::FibonacciLattice;
     use crate::ground::topology::Topology;
@@ -936,20 +928,18 @@ mod tests {
 
     fn same_flood<T: Topology>(topo: &T, z: &[f64], params: &DrainageParams, ramp_m: f64, case: &str) {
         let never = AtomicBool::new(false);
-        let run = |slopes, falling| match flood_with(
-            topo,
-            z,
-            params,
-            ramp_m,
-            &never,
-            Shortcuts { slopes, falling },
-        ) {
-            Some(Flood { outlet, filled, routing }) => (
-                outlet,
-                filled.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
-                routing.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
-            ),
-            None => panic!("nothing cancels"),
+        let run = |slopes, falling| {
+            let mut flood = FloodBuffers::default();
+            if flood_into(topo, z, params, ramp_m, &never, Shortcuts { slopes, falling }, &mut flood)
+                .is_none()
+            {
+                panic!("nothing cancels")
+            }
+            (
+                flood.outlet,
+                flood.filled.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+                flood.routing.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
+            )
         };
         let queue = run(false, false);
         assert!(run(true, false) == queue, "{case}: taking slopes at once changed the flood");
