@@ -112,7 +112,7 @@ fn neighbours(grid: &Grid, wrap: bool, row: usize, col: usize) -> [Option<usize>
 /// What one cell decided at the start of a step: its ground and sediment after picking up
 /// or settling, the fraction of its water that leaves, and that fraction over the sum of
 /// its squared drops (the share a neighbour gets is this times the squared drop towards it).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Decided {
     sediment: f64,
     leaving: f64,
