@@ -98,6 +98,9 @@ fn carved_ground_only_lowers_and_reaches_the_bed() {
     for d in watershed::random_directions(3, 20_000) {
         let (g, n) = world.ground_and_natural(d);
         assert!(g <= n, "carve raised ground at {d}");
+        // The carve reads the natural ground through its own nearest-node search: the same
+        // bits as the ground field's.
+        assert_eq!(n.to_bits(), world.planet.height(d).to_bits(), "natural ground at {d}");
     }
     for reach in &world.carve.reaches {
         let mid = watershed::unit(reach.start + reach.end);

@@ -479,21 +479,27 @@ impl Carve {
         &self.ids[self.offsets[n] as usize..self.offsets[n + 1] as usize]
     }
 
-    /// The carved ground at `p`, a point on `surface` (a unit direction on the sphere),
-    /// given the natural ground `natural_m` there. Metres above the datum.
+    /// The carved and the natural ground at `p`, a point on `surface` (a unit direction on
+    /// the sphere), metres above the datum. One nearest-node search serves both.
+    ///
+    /// # Invariants
+    /// The carved ground is never above the natural; they are equal farther than a bank (or
+    /// a collar) from any reach.
+    pub fn ground_at<S: Surface>(&self, surface: &S, p: DVec3) -> (f64, f64) {
+        if self.reaches.is_empty() {
+            let natural = surface.natural_at(p);
+            return (natural, natural);
+        }
+        let node = surface.nearest_node(p);
+        let natural = surface.natural_near(p, node);
+        (self.cut_near(p, natural, &self.reaches_near(surface, node)), natural)
+    }
+
+    /// The carved ground at `p` given the natural ground `natural_m` there, metres, with the
+    /// reaches near `p` already found ([`Carve::reaches_near`] of its nearest node).
     ///
     /// # Invariants
     /// Never above `natural_m`; equal to it farther than a bank (or a collar) from any reach.
-    pub fn cut<S: Surface>(&self, surface: &S, p: DVec3, natural_m: f64) -> f64 {
-        if self.reaches.is_empty() {
-            return natural_m;
-        }
-        let near = self.reaches_near(surface, surface.nearest_node(p));
-        self.cut_near(p, natural_m, &near)
-    }
-
-    /// [`Carve::cut`] with the reaches near `p` already found ([`Carve::reaches_near`] of
-    /// its nearest node).
     pub fn cut_near(&self, p: DVec3, natural_m: f64, near: &[u32]) -> f64 {
         let mut best: Option<(f64, f64)> = None;
         let mut ground = natural_m;

@@ -100,8 +100,6 @@ impl Terrain {
 
     /// The carved and the natural ground in direction `dir`, metres above the datum.
     pub fn ground_and_natural(&self, dir: DVec3) -> (f64, f64) {
-        let p = sphere::unit(dir);
-        let natural = self.planet.height_unit(p);
-        (self.carve.cut(&self.surface(), p, natural), natural)
+        self.carve.ground_at(&self.surface(), sphere::unit(dir))
     }
 }

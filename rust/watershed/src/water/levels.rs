@@ -273,7 +273,7 @@ fn flow<S: Surface>(surface: &S, carve: &Carve, reach: &Reach, level_m: f64, run
     for k in 0..SAMPLES {
         let x = -reach.half_width_m + width * (k as f64 + 0.5) / SAMPLES as f64;
         let p = surface.onto(mid + across * (x / surface.metres_per_unit()));
-        let ground = carve.cut(surface, p, surface.natural_at(p));
+        let (ground, _) = carve.ground_at(surface, p);
         area += (level_m - ground).max(0.0) * width / SAMPLES as f64;
     }
     let depth_m = (level_m - reach.bed_at(reach.length_m / 2.0)).max(0.0);
