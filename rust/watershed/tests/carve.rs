@@ -140,6 +140,26 @@ fn river_block(world: &World) -> Block {
     Block { origin: centre - DVec3::splat(8.0), size: [17, 17, 17], step_m: 1.0 }
 }
 
+/// Pinned digest of voxel blocks filled on the quick world's mill river: bump only on purpose.
+const QUICK_BLOCKS: &str = "f9f068a7d01e3f4ec5f65c4bb88e55c1b3ba3c00170c47ffb38836b3509c6532";
+
+#[test]
+fn quick_world_block_fills_are_pinned() {
+    let world = testkit::built(QUICK_WORLD);
+    let river = river_block(world);
+    let mut values = Vec::new();
+    // Odd column heights leave a part chunk at the top of every column.
+    for (size, step_m) in [([17, 17, 17], 1.0), ([35, 35, 35], 0.5), ([9, 21, 13], 2.0)] {
+        let centre = river.origin + DVec3::splat(8.0);
+        let half = DVec3::new(size[0] as f64, size[1] as f64, size[2] as f64) * step_m * 0.5;
+        let block = Block { origin: centre - half, size, step_m };
+        let mut buffer = vec![0f32; size.iter().product()];
+        assert_eq!(world.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
+        values.extend(buffer.iter().map(|&v| f64::from(v)));
+    }
+    assert_eq!(watershed::digest_f64(values), QUICK_BLOCKS);
+}
+
 #[test]
 fn sdf_sign_and_scale() {
     let world = testkit::built(QUICK_WORLD);

@@ -254,11 +254,19 @@ struct FootprintGrid {
     du: f64,
     nu: usize,
     nw: usize,
-    ground: Vec<f64>,
-    /// The cosine of the ground's slope, `1/√(1 + |∇g|²)`, at each sample.
-    flatness: Vec<f64>,
+    /// The `(nu − 1)·(nw − 1)` cells between the samples, row by row.
+    cells: Vec<Cell>,
     min: f64,
     max: f64,
+}
+
+/// What a voxel over one cell of the footprint grid reads, for the ground (metres) and for
+/// its flatness (the cosine of its slope, `1/√(1 + |∇g|²)`): the value at the cell's first
+/// corner and the rise to the next column, then the same one row on.
+#[derive(Debug, Clone, Copy)]
+struct Cell {
+    ground: [f64; 4],
+    flatness: [f64; 4],
 }
 
 impl FootprintGrid {
@@ -286,7 +294,7 @@ impl FootprintGrid {
             })
             .collect();
         let at = |i: usize, j: usize| ground[j.min(nw - 1) * nu + i.min(nu - 1)];
-        let flatness = (0..nu * nw)
+        let flatness: Vec<f64> = (0..nu * nw)
             .map(|k| {
                 let (i, j) = (k % nu, k / nu);
                 let (i0, i1, j0, j1) =
@@ -296,9 +304,16 @@ impl FootprintGrid {
                 1.0 / (1.0 + gx * gx + gy * gy).sqrt()
             })
             .collect();
+        let corners = |f: &[f64], k: usize| [f[k], f[k + 1] - f[k], f[k + nu], f[k + nu + 1] - f[k + nu]];
+        let cells = (0..(nu - 1) * (nw - 1))
+            .map(|c| {
+                let k = c / (nu - 1) * nu + c % (nu - 1);
+                Cell { ground: corners(&ground, k), flatness: corners(&flatness, k) }
+            })
+            .collect();
         let min = ground.iter().copied().fold(f64::INFINITY, f64::min);
         let max = ground.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        FootprintGrid { normal, e1, e2, u0, w0, du, nu, nw, ground, flatness, min, max }
+        FootprintGrid { normal, e1, e2, u0, w0, du, nu, nw, cells, min, max }
     }
 
     /// The SDF of a column of voxels `step_m` apart up the Y axis from `bottom` (metres from
@@ -311,24 +326,40 @@ impl FootprintGrid {
         let (dn, du, dw) = (self.normal.y * step_m, self.e1.y * step_m, self.e2.y * step_m);
         let scale = 1.0 / self.du;
         let (top_u, top_w) = ((self.nu - 1) as f64, (self.nw - 1) as f64);
-        for (y, out) in out.iter_mut().enumerate() {
-            let h = y as f64 * step_m;
-            let inverse = 1.0 / (n0 + dn * y as f64).max(1e-9);
-            let fu = (((u_0 + du * y as f64) * inverse - self.u0) * scale).clamp(0.0, top_u);
-            let fw = (((w_0 + dw * y as f64) * inverse - self.w0) * scale).clamp(0.0, top_w);
-            let (i, j) = ((fu as usize).min(self.nu - 2), (fw as usize).min(self.nw - 2));
-            let (a, b) = (fu - i as f64, fw - j as f64);
-            let k = j * self.nu + i;
-            let lerp2 = |f: &[f64]| {
-                let top = f[k] + (f[k + 1] - f[k]) * a;
-                let bottom = f[k + self.nu] + (f[k + self.nu + 1] - f[k + self.nu]) * a;
-                top + (bottom - top) * b
-            };
-            let length = (bottom.length_squared() + h * (2.0 * bottom.y + h)).sqrt();
-            *out = ((length - radius - lerp2(&self.ground)) * lerp2(&self.flatness)) as f32;
+        let (squared, twice_y) = (bottom.length_squared(), 2.0 * bottom.y);
+        for (first, chunk) in out.chunks_mut(COLUMN_LANES).enumerate() {
+            // Where each voxel of the chunk falls on the grid and how far it stands from the
+            // centre: the same arithmetic for every voxel, so the processor runs several
+            // divisions and square roots at once. (Past the column's top the values go unused.)
+            let (mut fu, mut fw, mut length) =
+                ([0.0; COLUMN_LANES], [0.0; COLUMN_LANES], [0.0; COLUMN_LANES]);
+            for lane in 0..COLUMN_LANES {
+                let y = (first * COLUMN_LANES + lane) as f64;
+                let h = y * step_m;
+                let inverse = 1.0 / (n0 + dn * y).max(1e-9);
+                fu[lane] = (((u_0 + du * y) * inverse - self.u0) * scale).clamp(0.0, top_u);
+                fw[lane] = (((w_0 + dw * y) * inverse - self.w0) * scale).clamp(0.0, top_w);
+                length[lane] = (squared + h * (twice_y + h)).sqrt();
+            }
+            for (lane, out) in chunk.iter_mut().enumerate() {
+                let (fu, fw) = (fu[lane], fw[lane]);
+                // At most `nu − 1` and `nw − 1`, far below 2³² for a grid held in memory: the
+                // cast through u32 keeps every index and is cheaper than one to usize.
+                let (i, j) = ((fu as u32 as usize).min(self.nu - 2), (fw as u32 as usize).min(self.nw - 2));
+                let (a, b) = (fu - i as f64, fw - j as f64);
+                let cell = &self.cells[j * (self.nu - 1) + i];
+                let lerp2 = |f: &[f64; 4]| {
+                    let (top, bottom) = (f[0] + f[1] * a, f[2] + f[3] * a);
+                    top + (bottom - top) * b
+                };
+                *out = ((length[lane] - radius - lerp2(&cell.ground)) * lerp2(&cell.flatness)) as f32;
+            }
         }
     }
 }
+
+/// Voxels of a column placed on the footprint grid together.
+const COLUMN_LANES: usize = 8;
 
 /// A reach's channel baked on a small grid aligned with the reach: x along the stream,
 /// y up (sheared along the bed line), z across; values in godot_voxel's Z-X-Y order.
