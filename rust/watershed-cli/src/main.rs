@@ -490,7 +490,10 @@ impl Memory {
 /// `/dev/zero` never ends) with a message naming the limit.
 pub(crate) fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
+    // Sized from the file's length up front (one byte more, so the end shows without a
+    // second buffer), instead of doubling and copying its way up to a large heightmap.
+    let size = file.metadata().map_or(0, |m| m.len()).min(limit) + 1;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(limit + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;

@@ -101,13 +101,15 @@ pub fn read_array2(bytes: &[u8]) -> Result<Array2, NpyError> {
             data.len()
         )));
     };
-    let values: Vec<f64> = data[..bytes_needed]
-        .chunks_exact(width)
-        .map(|c| match width {
-            4 => f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-            _ => f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
-        })
-        .collect();
+    // One loop per width, each over chunks of a size the compiler knows.
+    let data = &data[..bytes_needed];
+    let values: Vec<f64> = match width {
+        4 => data.chunks_exact(4).map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect(),
+        _ => data
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .collect(),
+    };
     if let Some(i) = values.iter().position(|v| !v.is_finite()) {
         return Err(NpyError::NotFinite(i / cols, i % cols));
     }
