@@ -128,6 +128,8 @@ fn grid_fast_paths_route_like_the_general_rule() {
     }
 }
 
+/// Routes `dem` on `grid` with and without the grid's fast paths, to the map edge and to a
+/// sea, and checks both give the same bits.
 fn routes_alike(grid: Grid, dem: &[f64]) {
     for params in [DrainageParams::outlets(None, true), DrainageParams::outlets(Some(1.0), false)] {
         let (fast, plain) = (route(&grid, dem, &params), route(&PlainGrid(grid), dem, &params));

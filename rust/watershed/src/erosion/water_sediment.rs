@@ -402,8 +402,8 @@ mod tests {
         assert!(sloping >= 8, "most inner cells have a lower neighbour: {sloping}");
     }
 
-    /// A row's inner cells gathered a direction at a time get what each cell gathers on its
-    /// own, bit for bit.
+    /// A row's inner cells gathered together, their neighbours' rows side by side, get what
+    /// each cell gathers on its own, bit for bit.
     #[test]
     fn a_row_gathers_what_its_cells_gather() {
         let grid = Grid { width: 9, height: 4, cell_m: 1.0 };
