@@ -27,6 +27,8 @@ pub struct FibonacciLattice {
     neighbors: Vec<u32>,
     area_m2: f64,
     radius_m: f64,
+    /// The inverse mapping's basis for every zone a point of the sphere can fall in.
+    zones: Vec<ZoneBasis>,
 }
 
 impl FibonacciLattice {
@@ -57,7 +59,8 @@ impl FibonacciLattice {
         }
         let (offsets, neighbors) = symmetric_csr(&picks);
         let area_m2 = 4.0 * std::f64::consts::PI * radius_m * radius_m / n as f64;
-        Some(FibonacciLattice { positions, offsets, neighbors, area_m2, radius_m })
+        let zones = (0..=zone(0.0, n).max(2) as usize).map(|k| ZoneBasis::new(k as f64, n)).collect();
+        Some(FibonacciLattice { positions, offsets, neighbors, area_m2, radius_m, zones })
     }
 
     /// Unit position of every node.
@@ -88,7 +91,7 @@ impl FibonacciLattice {
     pub fn nearest_node(&self, dir: DVec3) -> NodeId {
         let p = sphere::unit(dir);
         let n = self.positions.len();
-        let mut best = inverse_fibonacci(&self.positions, p).min(n - 1);
+        let mut best = inverse_fibonacci(&self.positions, &self.zones, p).min(n - 1);
         let mut best_d = self.positions[best].distance_squared(p);
         loop {
             let mut moved = false;
@@ -288,9 +291,56 @@ fn phi_powers() -> &'static ([f64; 64], f64) {
     POWERS.get_or_init(|| (std::array::from_fn(|k| libm::pow(PHI, k as f64)), libm::log(PHI * PHI)))
 }
 
+/// The inverse mapping's basis for one zone: a 2 × 2 matrix from lattice steps to
+/// (longitude, height) and its determinant.
+#[derive(Debug, Clone, Copy)]
+struct ZoneBasis {
+    b00: f64,
+    b01: f64,
+    b10: f64,
+    b11: f64,
+    det: f64,
+}
+
+impl ZoneBasis {
+    /// The basis of zone `k` (a whole number, at least 2) on a lattice of `n` nodes.
+    fn new(k: f64, n: usize) -> Self {
+        let nf = n as f64;
+        let tau = std::f64::consts::TAU;
+        let (powers, _) = phi_powers();
+        let power = powers.get(k as usize).copied().unwrap_or_else(|| libm::pow(PHI, k));
+        let fk = power / 5f64.sqrt();
+        let (f0, f1) = (fk.round(), (fk * PHI).round());
+        let madfrac = |a: f64, b: f64| (a * b).fract();
+        let b00 = tau * madfrac(f0 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
+        let b01 = tau * madfrac(f1 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
+        let (b10, b11) = (-2.0 * f0 / nf, -2.0 * f1 / nf);
+        let det = b00 * b11 - b01 * b10;
+        ZoneBasis { b00, b01, b10, b11, det }
+    }
+}
+
+/// `x.floor()`, to the bit, without the library call baseline x86-64 makes for it.
+#[inline]
+fn floor(x: f64) -> f64 {
+    // At and beyond 2^52 every f64 is whole, and NaN and the infinities are their own floor.
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x;
+    }
+    let t = x as i64 as f64;
+    if t == x {
+        x
+    } else if t > x {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
 /// A node near `p` by inverting the spherical Fibonacci mapping (Keinert et al. 2015),
-/// in this crate's axes (+Y north, longitude from +Z towards +X).
-fn inverse_fibonacci(positions: &[DVec3], p: DVec3) -> usize {
+/// in this crate's axes (+Y north, longitude from +Z towards +X). `zones` holds the
+/// lattice's zone bases, by zone.
+fn inverse_fibonacci(positions: &[DVec3], zones: &[ZoneBasis], p: DVec3) -> usize {
     let n = positions.len();
     let nf = n as f64;
     let tau = std::f64::consts::TAU;
@@ -303,27 +353,21 @@ fn inverse_fibonacci(positions: &[DVec3], p: DVec3) -> usize {
             a
         }
     };
-    let (powers, log_phi2) = phi_powers();
-    let k = (libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta)) / log_phi2)
-        .floor()
-        .max(2.0);
-    let power = powers.get(k as usize).copied().unwrap_or_else(|| libm::pow(PHI, k));
-    let fk = power / 5f64.sqrt();
-    let (f0, f1) = (fk.round(), (fk * PHI).round());
-    let madfrac = |a: f64, b: f64| (a * b).fract();
-    let b00 = tau * madfrac(f0 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
-    let b01 = tau * madfrac(f1 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
-    let (b10, b11) = (-2.0 * f0 / nf, -2.0 * f1 / nf);
-    let det = b00 * b11 - b01 * b10;
+    let (_, log_phi2) = phi_powers();
+    let k =
+        floor(libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta)) / log_phi2)
+            .max(2.0);
+    let ZoneBasis { b00, b01, b10, b11, det } =
+        zones.get(k as usize).copied().unwrap_or_else(|| ZoneBasis::new(k, n));
     let rhs = (phi, cos_theta - (1.0 - 1.0 / nf));
-    let c0 = ((b11 * rhs.0 - b01 * rhs.1) / det).floor();
-    let c1 = ((-b10 * rhs.0 + b00 * rhs.1) / det).floor();
+    let c0 = floor((b11 * rhs.0 - b01 * rhs.1) / det);
+    let c1 = floor((-b10 * rhs.0 + b00 * rhs.1) / det);
     let mut best = (f64::INFINITY, 0usize);
     for s in 0..4 {
         let (u, v) = ((s % 2) as f64 + c0, (s / 2) as f64 + c1);
         let z = b10 * u + b11 * v + (1.0 - 1.0 / nf);
         let z = z.clamp(-1.0, 1.0) * 2.0 - z;
-        let i = (nf * 0.5 - z * nf * 0.5).floor().clamp(0.0, nf - 1.0) as usize;
+        let i = floor(nf * 0.5 - z * nf * 0.5).clamp(0.0, nf - 1.0) as usize;
         // positions[i] is sphere::fibonacci(i, n), already computed.
         let d = positions[i].distance_squared(p);
         if d < best.0 {
@@ -336,6 +380,32 @@ fn inverse_fibonacci(positions: &[DVec3], p: DVec3) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_gives_the_library_bits() {
+        let mut rng = crate::math::rng::SplitMix64::new(5, 0);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1e-300,
+            4_503_599_627_370_495.5,
+            -4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            1e300,
+            -1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        values.extend((0..100_000).map(|k| rng.range(-1e6, 1e6) / if k % 2 == 0 { 1.0 } else { 1e6 }));
+        for x in values {
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "at {x:e}");
+        }
+    }
 
     fn brute_nearest(positions: &[DVec3], p: DVec3) -> usize {
         let mut best = (f64::INFINITY, 0);
