@@ -4,7 +4,9 @@
 //! rivers, not the noise, decide where the valleys go) and the pattern of uplift; the sea
 //! is the base level and land stays land.
 
-use super::stream_power::{stream_power_step, StepBuffers, StreamPower, Tectonics, STEP_YEARS};
+use super::stream_power::{
+    stream_power_step, worst_stiffness, StepBuffers, StreamPower, Tectonics, STEP_YEARS,
+};
 use super::FrameSink;
 use crate::cancel;
 use crate::drainage::DrainageParams;
@@ -93,12 +95,40 @@ pub fn erode_planet<T: Topology>(
         .map(|((&h, &on_land), &held)| if on_land && !held { base + START_RELIEF * (h - base) } else { h })
         .collect();
     let mut buffers = StepBuffers::default();
-    for step in 0..erosion.steps {
-        if cancel::requested(cancel) {
-            return None;
+    match Shore::new(topo, &land) {
+        Some(shore) => {
+            let nodes = &shore.nodes;
+            let pick = |values: &[f64]| nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
+            let part = Tectonics {
+                uplift_share: pick(&tectonics.uplift_share),
+                held: nodes.iter().map(|&i| held[i as usize]).collect(),
+                floor_m: base,
+            };
+            if erosion.model.diffusion_m2_per_yr > 0.0 {
+                buffers.whole_stiffness = Some(worst_stiffness(topo));
+            }
+            let mut part_z = pick(&z);
+            run_steps(
+                &shore,
+                &mut part_z,
+                erosion,
+                outlets,
+                &part,
+                &mut buffers,
+                cancel,
+                &mut |step, part_z| {
+                    for (&i, &h) in nodes.iter().zip(part_z) {
+                        z[i as usize] = h;
+                    }
+                    frame(step, &z, &[]);
+                },
+            )?;
         }
-        stream_power_step(topo, &mut z, &erosion.model, outlets, &tectonics, &mut buffers);
-        frame(step + 1, &z, &[]);
+        None => {
+            run_steps(topo, &mut z, erosion, outlets, &tectonics, &mut buffers, cancel, &mut |step, z| {
+                frame(step, z, &[])
+            })?
+        }
     }
     let worn_top =
         (0..z.len()).filter(|&i| land[i] && !held[i]).map(|i| z[i]).fold(f64::NEG_INFINITY, f64::max);
@@ -110,6 +140,90 @@ pub fn erode_planet<T: Topology>(
     }
     carry_held(topo, held, &land, natural, base, &mut z);
     Some(z)
+}
+
+/// Runs `erosion.steps` steps on `z` (one height per node of `topo`), calling `after` with
+/// each step's number and heights; `None` soon after `cancel` is set (read between steps).
+#[allow(clippy::too_many_arguments)]
+fn run_steps<T: Topology>(
+    topo: &T,
+    z: &mut [f64],
+    erosion: &PlanetErosion,
+    outlets: &DrainageParams,
+    tectonics: &Tectonics,
+    buffers: &mut StepBuffers,
+    cancel: &AtomicBool,
+    after: &mut dyn FnMut(usize, &[f64]),
+) -> Option<()> {
+    for step in 0..erosion.steps {
+        if cancel::requested(cancel) {
+            return None;
+        }
+        stream_power_step(topo, z, &erosion.model, outlets, tectonics, buffers);
+        after(step + 1, z);
+    }
+    Some(())
+}
+
+/// The part of a surface the planet's erosion works on: the land and the sea nodes beside
+/// it, with the neighbour relation among them (each list in the surface's order, the nodes
+/// numbered in the surface's order). The open sea beyond never changes and takes no water
+/// from the land, so steps on this part give the whole surface's heights, bit for bit.
+struct Shore<'a, T: Topology> {
+    topo: &'a T,
+    /// Each node's index on `topo`, ascending.
+    nodes: Vec<u32>,
+    /// `neighbors[offsets[i]..offsets[i + 1]]` are node i's neighbours here.
+    offsets: Vec<u32>,
+    neighbors: Vec<u32>,
+}
+
+impl<'a, T: Topology> Shore<'a, T> {
+    /// The `land` of `topo` (one flag per node) and the sea beside it; `None` when there
+    /// is no land, or when the open sea is under a tenth of the surface and a part would
+    /// save little.
+    fn new(topo: &'a T, land: &[bool]) -> Option<Self> {
+        let n = topo.len();
+        let nodes: Vec<u32> =
+            (0..n).filter(|&i| land[i] || topo.neighbors(i).any(|j| land[j])).map(|i| i as u32).collect();
+        if nodes.is_empty() || nodes.len() * 10 > n * 9 {
+            return None;
+        }
+        let mut here = vec![u32::MAX; n];
+        for (k, &i) in nodes.iter().enumerate() {
+            here[i as usize] = k as u32;
+        }
+        let mut offsets = Vec::with_capacity(nodes.len() + 1);
+        offsets.push(0);
+        let mut neighbors = Vec::new();
+        for &i in &nodes {
+            neighbors.extend(topo.neighbors(i as usize).map(|j| here[j]).filter(|&k| k != u32::MAX));
+            offsets.push(neighbors.len() as u32);
+        }
+        Some(Shore { topo, nodes, offsets, neighbors })
+    }
+}
+
+impl<T: Topology> Topology for Shore<'_, T> {
+    fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.neighbors[self.offsets[i] as usize..self.offsets[i + 1] as usize].iter().map(|&j| j as usize)
+    }
+
+    fn area_m2(&self, i: usize) -> f64 {
+        self.topo.area_m2(self.nodes[i] as usize)
+    }
+
+    fn distance_m(&self, a: usize, b: usize) -> f64 {
+        self.topo.distance_m(self.nodes[a] as usize, self.nodes[b] as usize)
+    }
+
+    fn on_edge(&self, i: usize) -> bool {
+        self.topo.on_edge(self.nodes[i] as usize)
+    }
 }
 
 /// Moves the held nodes as one block with the land around them, so a shaped basin sits in
@@ -212,6 +326,7 @@ fn distance_inland_m<T: Topology>(topo: &T, land: &[bool]) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::ground::grid::Grid;
+    use crate::ground::lattice::FibonacciLattice;
 
     fn sea_at_zero() -> DrainageParams {
         DrainageParams::outlets(Some(0.0), false)
@@ -240,6 +355,63 @@ mod tests {
             })
             .collect();
         (grid, z)
+    }
+
+    /// A polar cap of land on a small lattice, the sea beside it and the open sea beyond,
+    /// which steps on the shore leave out: the same heights bit for bit as steps on the
+    /// whole lattice, with diffusion strong enough that its sub-steps are bounded by the
+    /// whole lattice's stiffest node.
+    #[test]
+    fn steps_on_the_shore_give_the_whole_surfaces_heights() {
+        let lattice = FibonacciLattice::new(2000, 10_000.0);
+        let z: Vec<f64> =
+            lattice.positions().iter().map(|p| 300.0 * (p.y - 0.6) + 40.0 * p.x * p.z).collect();
+        let land: Vec<bool> = z.iter().map(|&h| h >= 0.0).collect();
+        let mut erosion = erosion(12);
+        erosion.range_m = 2000.0;
+        erosion.model.diffusion_m2_per_yr = 1000.0;
+        erosion.model.lake_min_depth_m = 0.5;
+        let top = z.iter().copied().fold(0.0, f64::max);
+        let tectonics = Tectonics {
+            uplift_share: uplift_share(&lattice, &z, &land, 0.0, top, &erosion),
+            held: vec![false; z.len()],
+            floor_m: 0.0,
+        };
+        let never = AtomicBool::new(false);
+        let mut whole = z.clone();
+        let mut buffers = StepBuffers::default();
+        run_steps(
+            &lattice,
+            &mut whole,
+            &erosion,
+            &sea_at_zero(),
+            &tectonics,
+            &mut buffers,
+            &never,
+            &mut |_, _| {},
+        )
+        .expect("not cancelled");
+
+        let shore = Shore::new(&lattice, &land).expect("the open sea is over a tenth of the lattice");
+        let pick = |values: &[f64]| shore.nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
+        let part = Tectonics {
+            uplift_share: pick(&tectonics.uplift_share),
+            held: vec![false; shore.len()],
+            floor_m: 0.0,
+        };
+        let mut buffers = StepBuffers::default();
+        buffers.whole_stiffness = Some(worst_stiffness(&lattice));
+        let mut part_z = pick(&z);
+        run_steps(&shore, &mut part_z, &erosion, &sea_at_zero(), &part, &mut buffers, &never, &mut |_, _| {})
+            .expect("not cancelled");
+
+        assert_ne!(whole, z, "the land wore");
+        for (k, &i) in shore.nodes.iter().enumerate() {
+            assert_eq!(part_z[k].to_bits(), whole[i as usize].to_bits(), "node {i}");
+        }
+        for i in (0..z.len()).filter(|&i| shore.nodes.binary_search(&(i as u32)).is_err()) {
+            assert_eq!(whole[i], z[i], "open sea node {i} moved");
+        }
     }
 
     #[test]

@@ -96,6 +96,9 @@ pub(crate) struct StepBuffers {
     chain: Vec<usize>,
     fixed: Vec<bool>,
     other: Vec<f64>,
+    /// The largest diffusion stiffness of the whole surface, per m², when the steps run on
+    /// part of it: the sub-steps are those of the whole.
+    pub(crate) whole_stiffness: Option<f64>,
 }
 
 /// One step: route, uplift and incise in receiver order (outlets first), fill what became
@@ -108,7 +111,7 @@ pub(crate) fn stream_power_step<T: Topology>(
     tectonics: &Tectonics,
     buffers: &mut StepBuffers,
 ) {
-    let StepBuffers { router, power, state, chain, fixed, other } = buffers;
+    let StepBuffers { router, power, state, chain, fixed, other, whole_stiffness } = buffers;
     let routing = router.route(topo, heights, outlets);
     let dt = model.dt_yr;
     area_power(&routing.catchment_m2, model.m, power);
@@ -137,7 +140,7 @@ pub(crate) fn stream_power_step<T: Topology>(
         fixed.extend(
             routing.receivers.iter().zip(&tectonics.held).map(|(o, &held)| held || o.receiver().is_none()),
         );
-        diffuse(topo, heights, fixed, model.diffusion_m2_per_yr * dt, other);
+        diffuse(topo, heights, fixed, model.diffusion_m2_per_yr * dt, *whole_stiffness, other);
         if tectonics.floor_m > f64::NEG_INFINITY {
             for (h, _) in heights.iter_mut().zip(fixed.iter()).filter(|(_, &fixed)| !fixed) {
                 *h = h.max(tectonics.floor_m);
@@ -204,10 +207,19 @@ pub const MAX_DIFFUSION_SUBSTEPS: usize = 4;
 /// sub-steps, at most [`MAX_DIFFUSION_SUBSTEPS`]: where stability would need more (fine
 /// cells, long steps) the step diffuses only as far as those sub-steps safely reach.
 /// `fixed` nodes hold their height. The Laplacian at a node with k neighbours is
-/// `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or eight neighbours. `other` is scratch.
-fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt: f64, other: &mut Vec<f64>) {
+/// `(4/k)·Σ (z_j − z_i)/d²`, exact on grids of four or eight neighbours. `worst` is the
+/// largest stiffness to bound the sub-steps by (per m²; `None`: `topo`'s own). `other` is
+/// scratch.
+fn diffuse<T: Topology>(
+    topo: &T,
+    heights: &mut [f64],
+    fixed: &[bool],
+    kappa_dt: f64,
+    worst: Option<f64>,
+    other: &mut Vec<f64>,
+) {
     let laplacian = Laplacian::new(topo);
-    let worst = laplacian.worst_stiffness();
+    let worst = worst.unwrap_or_else(|| laplacian.worst_stiffness());
     let substeps = (kappa_dt * worst / 0.45).ceil().clamp(1.0, MAX_DIFFUSION_SUBSTEPS as f64);
     let h = (kappa_dt / substeps).min(0.45 / worst.max(f64::MIN_POSITIVE));
     // Sub-steps alternate between `heights` and a second buffer, every cell of which each
@@ -223,6 +235,12 @@ fn diffuse<T: Topology>(topo: &T, heights: &mut [f64], fixed: &[bool], kappa_dt:
     if substeps % 2 == 1 {
         heights.copy_from_slice(other);
     }
+}
+
+/// The largest diffusion stiffness of `topo`'s nodes, `(4/k)·Σ 1/d²`, per m²: what bounds
+/// a stable diffusion sub-step there.
+pub(crate) fn worst_stiffness<T: Topology>(topo: &T) -> f64 {
+    Laplacian::new(topo).worst_stiffness()
 }
 
 /// The discrete Laplacian of a topology: at a node with k neighbours,
@@ -444,8 +462,8 @@ mod tests {
                 (0..n).map(|i| ((i * 7919) % 23) as f64 * 0.37 + (i as f64 * 0.1).sin()).collect();
             let fixed: Vec<bool> = (0..n).map(|i| i % 5 == 0).collect();
             let (mut fast, mut plain) = (z0.clone(), z0.clone());
-            diffuse(&grid, &mut fast, &fixed, 3.0, &mut Vec::new());
-            diffuse(&PlainGrid(grid), &mut plain, &fixed, 3.0, &mut Vec::new());
+            diffuse(&grid, &mut fast, &fixed, 3.0, None, &mut Vec::new());
+            diffuse(&PlainGrid(grid), &mut plain, &fixed, 3.0, None, &mut Vec::new());
             assert_ne!(fast, z0, "{width}x{height}: something moved");
             assert_eq!(
                 fast.iter().map(|z| z.to_bits()).collect::<Vec<_>>(),
@@ -462,7 +480,7 @@ mod tests {
         let mut z = vec![0.0; 625];
         z[312] = 9.0;
         let fixed: Vec<bool> = (0..625).map(|i| grid.on_edge(i)).collect();
-        diffuse(&grid, &mut z, &fixed, 0.5, &mut Vec::new());
+        diffuse(&grid, &mut z, &fixed, 0.5, None, &mut Vec::new());
         let total: f64 = z.iter().sum();
         assert!((total - 9.0).abs() < 1e-9, "volume kept: {total}");
         assert!(z[312] < 9.0 && z[313] > 0.0 && z[313] < z[312]);
