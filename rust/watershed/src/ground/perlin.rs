@@ -1,7 +1,9 @@
 //! 3-D Perlin noise that gives exactly the bits of the pinned `noise` crate's
 //! `Perlin::get` (0.9.0), faster: the permutation lookups of the eight corners share their
-//! first levels, and the gradient is picked from a table instead of a sixteen-way branch.
-//! The arithmetic is the crate's, operation for operation, so every height keeps its bytes.
+//! first levels, and each corner's gradient term is the sum of two of the point's twelve
+//! signed offsets, picked from a table instead of a sixteen-way branch. The arithmetic is
+//! the crate's (a product with ±1 is the offset or its negation, bit for bit), so every
+//! height keeps its bytes.
 
 use noise::permutationtable::{NoiseHasher, PermutationTable};
 
@@ -25,6 +27,32 @@ const GRADIENTS: [(usize, usize, f64, f64); 16] = [
     (1, 2, -1.0, 1.0),
     (1, 2, -1.0, -1.0),
 ];
+
+/// Gradient `h & 15` at each corner of the cell (bit 0: x + 1, bit 1: y + 1, bit 2:
+/// z + 1) as the two terms it sums, indices into the point's signed offsets from the
+/// corners `[dx, dy, dz, dx − 1, dy − 1, dz − 1]` followed by their negations: the crate's
+/// `±a ± b`, each term the same bits as its product with ±1.
+const CORNER_TERMS: [[[u8; 2]; 8]; 16] = {
+    let mut out = [[[0; 2]; 8]; 16];
+    let mut h = 0;
+    while h < 16 {
+        let (a, b, sa, sb) = GRADIENTS[h];
+        let mut corner = 0;
+        while corner < 8 {
+            out[h][corner] = [corner_term(corner, a, sa), corner_term(corner, b, sb)];
+            corner += 1;
+        }
+        h += 1;
+    }
+    out
+};
+
+/// The index in a point's signed offsets of `sign` times its offset along `axis` from
+/// `corner` (see [`CORNER_TERMS`]).
+const fn corner_term(corner: usize, axis: usize, sign: f64) -> u8 {
+    let shifted = (corner >> axis) & 1;
+    (axis + 3 * shifted + if sign < 0.0 { 6 } else { 0 }) as u8
+}
 
 /// `2/√3`, the crate's scale to about -1..=1.
 const SCALE: f64 = 1.154_700_538_379_251_5;
@@ -58,19 +86,32 @@ impl Perlin {
         let (h00, h01) = (self.p(hx0 ^ (y & 0xff)), self.p(hx0 ^ (y.wrapping_add(1) & 0xff)));
         let (h10, h11) = (self.p(hx1 ^ (y & 0xff)), self.p(hx1 ^ (y.wrapping_add(1) & 0xff)));
         let (z0, z1) = (z & 0xff, z.wrapping_add(1) & 0xff);
-        let gradient = |h: usize, ox: f64, oy: f64, oz: f64| {
-            let q = [d[0] - ox, d[1] - oy, d[2] - oz];
-            let (a, b, sa, sb) = GRADIENTS[h & 0xf];
-            sa * q[a] + sb * q[b]
+        let offsets = [
+            d[0],
+            d[1],
+            d[2],
+            d[0] - 1.0,
+            d[1] - 1.0,
+            d[2] - 1.0,
+            -d[0],
+            -d[1],
+            -d[2],
+            -(d[0] - 1.0),
+            -(d[1] - 1.0),
+            -(d[2] - 1.0),
+        ];
+        let gradient = |h: usize, corner: usize| {
+            let [a, b] = CORNER_TERMS[h & 0xf][corner];
+            offsets[usize::from(a)] + offsets[usize::from(b)]
         };
-        let g000 = gradient(self.p(h00 ^ z0), 0.0, 0.0, 0.0);
-        let g100 = gradient(self.p(h10 ^ z0), 1.0, 0.0, 0.0);
-        let g010 = gradient(self.p(h01 ^ z0), 0.0, 1.0, 0.0);
-        let g110 = gradient(self.p(h11 ^ z0), 1.0, 1.0, 0.0);
-        let g001 = gradient(self.p(h00 ^ z1), 0.0, 0.0, 1.0);
-        let g101 = gradient(self.p(h10 ^ z1), 1.0, 0.0, 1.0);
-        let g011 = gradient(self.p(h01 ^ z1), 0.0, 1.0, 1.0);
-        let g111 = gradient(self.p(h11 ^ z1), 1.0, 1.0, 1.0);
+        let g000 = gradient(self.p(h00 ^ z0), 0b000);
+        let g100 = gradient(self.p(h10 ^ z0), 0b001);
+        let g010 = gradient(self.p(h01 ^ z0), 0b010);
+        let g110 = gradient(self.p(h11 ^ z0), 0b011);
+        let g001 = gradient(self.p(h00 ^ z1), 0b100);
+        let g101 = gradient(self.p(h10 ^ z1), 0b101);
+        let g011 = gradient(self.p(h01 ^ z1), 0b110);
+        let g111 = gradient(self.p(h11 ^ z1), 0b111);
         let curve = d.map(|t| {
             let t = t.clamp(0.0, 1.0);
             t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
