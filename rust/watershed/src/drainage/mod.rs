@@ -439,6 +439,20 @@ fn lowest_of(routing: &[f64], i: usize, around: impl Iterator<Item = usize>) -> 
     best
 }
 
+/// [`lowest_of`] for neighbours in ascending index order, as a grid's inner cells have
+/// them: the first of the lowest is the one with the lowest index, so no index is compared.
+#[inline(always)]
+fn lowest_of_ascending(routing: &[f64], i: usize, around: [usize; 8]) -> Option<usize> {
+    let (mut low, mut best) = (routing[i], usize::MAX);
+    for j in around {
+        // Selects rather than a jump: which neighbour is lower is a coin toss to the CPU.
+        let lower = routing[j] < low;
+        best = if lower { j } else { best };
+        low = if lower { routing[j] } else { low };
+    }
+    (best != usize::MAX).then_some(best)
+}
+
 /// Solves drainage on `topo` with ground `heights` (metres, one per node).
 ///
 /// # Panics
@@ -709,8 +723,8 @@ fn receivers_into<T: Topology>(
         }
         for (col, out) in out.iter_mut().enumerate().take(last).skip(first) {
             let i = row * w + col;
-            *out = outlet[i]
-                .unwrap_or_else(|| flows(lowest_of(routing, i, grid.inner_neighbours(i).into_iter())));
+            *out =
+                outlet[i].unwrap_or_else(|| flows(lowest_of_ascending(routing, i, grid.inner_neighbours(i))));
         }
     });
 }
