@@ -427,16 +427,16 @@ fn lowest_lower<T: Topology>(topo: &T, routing: &[f64], i: usize) -> Option<usiz
 /// The lowest of `around` strictly lower than node `i` on the routing surface, ties by index.
 #[inline(always)]
 fn lowest_of(routing: &[f64], i: usize, around: impl Iterator<Item = usize>) -> Option<usize> {
-    let mut best: Option<usize> = None;
+    let (mut low, mut best) = (routing[i], usize::MAX);
     for j in around {
-        if routing[j] < routing[i] {
-            best = match best {
-                Some(b) if routing[b] < routing[j] || (routing[b] == routing[j] && b < j) => Some(b),
-                _ => Some(j),
-            };
-        }
+        // Selects rather than a jump: which neighbour is lower is a coin toss to the CPU. A
+        // neighbour level with node i is never taken: `best` is still unset then.
+        let z = routing[j];
+        let better = (z < low) | ((z == low) & (j < best) & (best != usize::MAX));
+        best = if better { j } else { best };
+        low = if better { z } else { low };
     }
-    best
+    (best != usize::MAX).then_some(best)
 }
 
 /// [`lowest_of`] for neighbours in ascending index order, as a grid's inner cells have
@@ -914,7 +914,9 @@ fn strahler(order: &[u32], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{flood_into, level_key, DrainageParams, FloodBuffers, Shortcuts};
+    use super::{
+        flood_into, level_key, lowest_of, lowest_of_ascending, DrainageParams, FloodBuffers, Shortcuts,
+    };
     use crate::ground::grid::Grid;
     use crate::ground::lattice::FibonacciLattice;
     use crate::ground::topology::Topology;
@@ -988,6 +990,30 @@ mod tests {
     /// The shortcuts give the queue's flood bit for bit: on grids and on the lattice, with
     /// continuous heights, with plateaus and exact ties, with the sea or the map edge as the
     /// outlet, and with a metre ramp.
+    /// The lowest strictly lower neighbour, ties to the lowest index, in whatever order the
+    /// neighbours come; with all eight in ascending order the grid's pick agrees.
+    #[test]
+    fn the_lowest_lower_neighbour_is_taken_ties_by_index() {
+        let mut rng = SplitMix64::new(11, 0);
+        for _ in 0..20_000 {
+            let routing: Vec<f64> = (0..9).map(|_| rng.range(0.0, 4.0).floor()).collect();
+            let mut around: Vec<usize> = (1..9).collect();
+            for k in (1..around.len()).rev() {
+                around.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
+            }
+            around.truncate(1 + (rng.next_u64() % 8) as usize);
+            let expected = around
+                .iter()
+                .copied()
+                .filter(|&j| routing[j] < routing[0])
+                .min_by(|&a, &b| routing[a].total_cmp(&routing[b]).then(a.cmp(&b)));
+            assert_eq!(lowest_of(&routing, 0, around.iter().copied()), expected, "{routing:?} {around:?}");
+            let all = std::array::from_fn(|k| k + 1);
+            let expected = lowest_of(&routing, 0, all.into_iter());
+            assert_eq!(lowest_of_ascending(&routing, 0, all), expected, "{routing:?}");
+        }
+    }
+
     #[test]
     fn the_shortcuts_flood_like_the_queue() {
         let grid = Grid { width: 61, height: 47, cell_m: 1.0 };
