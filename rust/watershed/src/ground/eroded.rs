@@ -141,14 +141,27 @@ impl Walk {
         if self.count == MAX_CANDIDATES {
             return;
         }
-        // The top bits of the node times an odd constant pick its first slot (not 2³²/φ:
-        // neighbours differ by Fibonacci numbers, which that multiplier packs together).
-        let mut slot = (node.wrapping_mul(0x85EB_CA6B) >> (32 - WALK_SLOTS.trailing_zeros())) as usize;
+        // The node's low bits pick its first slot: the nodes near a point differ by sums of
+        // a few Fibonacci numbers, which seldom agree there (the top bits of the node times
+        // an odd constant did, for about a sixth of the nodes met).
+        let mut slot = node as usize % WALK_SLOTS;
+        let first = self.slots[slot];
+        if (first == u32::MAX) | (first == node) {
+            // The first slot decides, as it nearly always does with the set at most half
+            // full: empty for a new node, the node itself for one met before. Written without
+            // a jump, since which of the two it is cannot be foreseen.
+            let new = first == u32::MAX;
+            self.slots[slot] = node;
+            self.order[self.count] = node;
+            self.count += usize::from(new);
+            return;
+        }
         loop {
+            slot = (slot + 1) % WALK_SLOTS;
             match self.slots[slot] {
                 u32::MAX => break,
                 met if met == node => return,
-                _ => slot = (slot + 1) % WALK_SLOTS,
+                _ => {}
             }
         }
         self.slots[slot] = node;
@@ -185,6 +198,19 @@ fn tangent_gradient(lattice: &FibonacciLattice, delta: &[f64], i: usize) -> DVec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Nodes whose first slot is taken by another probe on, and are still met once each.
+    #[test]
+    fn nodes_sharing_a_first_slot_are_each_met_once() {
+        let slots = WALK_SLOTS as u32;
+        let mut walk = Walk::new(7);
+        for node in [7 + slots, 7, 7 + 2 * slots, 7 + slots, 8, 7 + 2 * slots, 7 + 3 * slots] {
+            walk.push(node);
+        }
+        let met: Vec<usize> = (0..).map_while(|k| walk.get(k)).collect();
+        let slots = slots as usize;
+        assert_eq!(met, vec![7, 7 + slots, 7 + 2 * slots, 8, 7 + 3 * slots]);
+    }
 
     /// Neighbours in the lattice differ by Fibonacci numbers: the walk still meets each node
     /// once, in the order pushed, and stops at [`MAX_CANDIDATES`].
