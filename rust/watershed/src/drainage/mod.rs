@@ -984,9 +984,6 @@ mod tests {
         }
     }
 
-    /// The shortcuts give the queue's flood bit for bit: on grids and on the lattice, with
-    /// continuous heights, with plateaus and exact ties, with the sea or the map edge as the
-    /// outlet, and with a metre ramp.
     /// The lowest strictly lower neighbour, ties to the lowest index, in whatever order the
     /// neighbours come (node 4 among nodes 0 to 8, so neighbours come on both sides of it);
     /// with all eight in ascending order the grid's pick agrees.
@@ -1012,6 +1009,9 @@ mod tests {
         }
     }
 
+    /// The shortcuts give the queue's flood bit for bit: on grids and on the lattice, with
+    /// continuous heights, with plateaus and exact ties, with the sea or the map edge as the
+    /// outlet, and with a metre ramp.
     #[test]
     fn the_shortcuts_flood_like_the_queue() {
         let grid = Grid { width: 61, height: 47, cell_m: 1.0 };

@@ -27,7 +27,8 @@ pub struct FibonacciLattice {
     neighbors: Vec<u32>,
     area_m2: f64,
     radius_m: f64,
-    /// The inverse mapping's basis for every zone a point of the sphere can fall in.
+    /// The inverse mapping's basis for every zone a point of the sphere can fall in, by
+    /// zone from zone 0 (points fall in zone 2 or above).
     zones: Vec<ZoneBasis>,
 }
 
@@ -303,7 +304,7 @@ struct ZoneBasis {
 }
 
 impl ZoneBasis {
-    /// The basis of zone `k` (a whole number, at least 2) on a lattice of `n` nodes.
+    /// The basis of zone `k` (a whole number) on a lattice of `n` nodes.
     fn new(k: f64, n: usize) -> Self {
         let nf = n as f64;
         let tau = std::f64::consts::TAU;
@@ -381,6 +382,8 @@ fn inverse_fibonacci(positions: &[DVec3], zones: &[ZoneBasis], p: DVec3) -> usiz
 mod tests {
     use super::*;
 
+    /// The inline floor against the library's: zeros of both signs, halves, the edge of the
+    /// whole numbers at 2^52, huge values, the infinities, NaN and many random values.
     #[test]
     fn floor_gives_the_library_bits() {
         let mut rng = crate::math::rng::SplitMix64::new(5, 0);
