@@ -83,11 +83,6 @@ pub fn erode_planet<T: Topology>(
     let base = base_level(natural, outlets);
     let top = natural.iter().copied().fold(base, f64::max);
     let land: Vec<bool> = natural.iter().map(|&h| h >= base).collect();
-    let tectonics = Tectonics {
-        uplift_share: uplift_share(topo, natural, &land, base, top, erosion),
-        held: held.to_vec(),
-        floor_m: base,
-    };
     let mut z: Vec<f64> = natural
         .iter()
         .zip(&land)
@@ -99,8 +94,11 @@ pub fn erode_planet<T: Topology>(
         Some(shore) => {
             let nodes = &shore.nodes;
             let pick = |values: &[f64]| nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
+            // The uplift pattern too is the whole surface's: the smoothing reads no farther
+            // than the sea beside the land, and the distance inland is measured to it.
+            let part_land: Vec<bool> = nodes.iter().map(|&i| land[i as usize]).collect();
             let part = Tectonics {
-                uplift_share: pick(&tectonics.uplift_share),
+                uplift_share: uplift_share(&shore, &pick(natural), &part_land, base, top, erosion),
                 held: nodes.iter().map(|&i| held[i as usize]).collect(),
                 floor_m: base,
             };
@@ -125,6 +123,11 @@ pub fn erode_planet<T: Topology>(
             )?;
         }
         None => {
+            let tectonics = Tectonics {
+                uplift_share: uplift_share(topo, natural, &land, base, top, erosion),
+                held: held.to_vec(),
+                floor_m: base,
+            };
             run_steps(topo, &mut z, erosion, outlets, &tectonics, &mut buffers, cancel, &mut |step, z| {
                 frame(step, z, &[])
             })?
@@ -358,9 +361,9 @@ mod tests {
     }
 
     /// A polar cap of land on a small lattice, the sea beside it and the open sea beyond,
-    /// which steps on the shore leave out: the same heights bit for bit as steps on the
-    /// whole lattice, with diffusion strong enough that its sub-steps are bounded by the
-    /// whole lattice's stiffest node.
+    /// which the shore leaves out: the same uplift pattern, and the same heights bit for bit
+    /// as steps on the whole lattice, with diffusion strong enough that its sub-steps are
+    /// bounded by the whole lattice's stiffest node.
     #[test]
     fn steps_on_the_shore_give_the_whole_surfaces_heights() {
         let lattice = FibonacciLattice::new(2000, 10_000.0);
@@ -394,11 +397,14 @@ mod tests {
 
         let shore = Shore::new(&lattice, &land).expect("the open sea is over a tenth of the lattice");
         let pick = |values: &[f64]| shore.nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
+        let part_land: Vec<bool> = shore.nodes.iter().map(|&i| land[i as usize]).collect();
         let part = Tectonics {
-            uplift_share: pick(&tectonics.uplift_share),
+            uplift_share: uplift_share(&shore, &pick(&z), &part_land, 0.0, top, &erosion),
             held: vec![false; shore.len()],
             floor_m: 0.0,
         };
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&part.uplift_share), bits(&pick(&tectonics.uplift_share)), "the uplift pattern");
         let mut buffers = StepBuffers::default();
         buffers.whole_stiffness = Some(worst_stiffness(&lattice));
         let mut part_z = pick(&z);
