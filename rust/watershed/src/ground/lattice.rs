@@ -149,7 +149,7 @@ fn fibonacci_numbers(n: usize) -> Vec<usize> {
 /// The zone of a latitude: which Fibonacci offsets hold a point's nearest neighbours.
 fn zone(y: f64, n: usize) -> i64 {
     let s = (n as f64 * std::f64::consts::PI * 5f64.sqrt() * (1.0 - y * y)).max(1.0);
-    (libm::log(s) / libm::log(PHI * PHI)).floor() as i64
+    (libm::log(s) / log_phi_squared()).floor() as i64
 }
 
 /// Node i's `PICKS` nearest among the candidates at offsets ±F_j around its zone.
@@ -285,11 +285,11 @@ fn symmetric_csr(picks: &[[u32; PICKS]]) -> (Vec<u32>, Vec<u32>) {
     (offsets, neighbors)
 }
 
-/// `φ^k` for `k` in `0..64` and `ln φ²`, as `libm` gives them: the inverse mapping's
-/// constants, computed once per process instead of once per query.
-fn phi_powers() -> &'static ([f64; 64], f64) {
-    static POWERS: OnceLock<([f64; 64], f64)> = OnceLock::new();
-    POWERS.get_or_init(|| (std::array::from_fn(|k| libm::pow(PHI, k as f64)), libm::log(PHI * PHI)))
+/// `ln φ²` as `libm` gives it, worked out once per process instead of once per query: the
+/// zones' logarithm base.
+fn log_phi_squared() -> f64 {
+    static LOG: OnceLock<f64> = OnceLock::new();
+    *LOG.get_or_init(|| libm::log(PHI * PHI))
 }
 
 /// The inverse mapping's basis for one zone: a 2 × 2 matrix from lattice steps to
@@ -308,9 +308,7 @@ impl ZoneBasis {
     fn new(k: f64, n: usize) -> Self {
         let nf = n as f64;
         let tau = std::f64::consts::TAU;
-        let (powers, _) = phi_powers();
-        let power = powers.get(k as usize).copied().unwrap_or_else(|| libm::pow(PHI, k));
-        let fk = power / 5f64.sqrt();
+        let fk = libm::pow(PHI, k) / 5f64.sqrt();
         let (f0, f1) = (fk.round(), (fk * PHI).round());
         let madfrac = |a: f64, b: f64| (a * b).fract();
         let b00 = tau * madfrac(f0 + 1.0, PHI - 1.0) - tau * (PHI - 1.0);
@@ -354,10 +352,11 @@ fn inverse_fibonacci(positions: &[DVec3], zones: &[ZoneBasis], p: DVec3) -> usiz
             a
         }
     };
-    let (_, log_phi2) = phi_powers();
-    let k =
-        floor(libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta)) / log_phi2)
-            .max(2.0);
+    let k = floor(
+        libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta))
+            / log_phi_squared(),
+    )
+    .max(2.0);
     let ZoneBasis { b00, b01, b10, b11, det } =
         zones.get(k as usize).copied().unwrap_or_else(|| ZoneBasis::new(k, n));
     let rhs = (phi, cos_theta - (1.0 - 1.0 / nf));
