@@ -109,14 +109,15 @@ fn neighbours(grid: &Grid, wrap: bool, row: usize, col: usize) -> [Option<usize>
     })
 }
 
-/// What one cell decided at the start of a step: its ground and sediment after picking up
-/// or settling, the fraction of its water that leaves, and that fraction over the sum of
-/// its squared drops (the share a neighbour gets is this times the squared drop towards it).
-#[derive(Clone, Copy)]
-struct Decided {
-    sediment: f64,
-    leaving: f64,
-    per_square: f64,
+/// What `L` cells side by side decided at the start of a step: their ground and sediment
+/// after picking up or settling, the fraction of their water that leaves, and that fraction
+/// over the sum of their squared drops (the share a neighbour gets is this times the
+/// squared drop towards it).
+struct Decided<const L: usize> {
+    ground: [f64; L],
+    sediment: [f64; L],
+    leaving: [f64; L],
+    per_square: [f64; L],
 }
 
 /// What every cell decided, one array per field of [`Decided`], so a row's cells are read
@@ -147,80 +148,82 @@ impl Buffers {
     }
 }
 
+/// Inner cells worked out together: enough for the compiler to keep their sums in vector
+/// registers while it walks the eight neighbours.
+const LANES: usize = 4;
+
+/// One row's share of what every cell decided, and its new ground, indexed by column.
+struct DecidedRow<'a> {
+    ground: &'a mut [f64],
+    sediment: &'a mut [f64],
+    leaving: &'a mut [f64],
+    per_square: &'a mut [f64],
+}
+
+impl DecidedRow<'_> {
+    /// Stores what the cells from column `col` on decided.
+    #[inline(always)]
+    fn set<const L: usize>(&mut self, col: usize, cells: Decided<L>) {
+        self.ground[col..col + L].copy_from_slice(&cells.ground);
+        self.sediment[col..col + L].copy_from_slice(&cells.sediment);
+        self.leaving[col..col + L].copy_from_slice(&cells.leaving);
+        self.per_square[col..col + L].copy_from_slice(&cells.per_square);
+    }
+}
+
 /// Every cell's new ground (into `b.next`) and what it sends on (into `b.decided`).
 fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
     let w = grid.width;
-    let surface = &s.surface;
     let DecidedCells { sediment, leaving, per_square } = &mut b.decided;
     let decided = sediment.par_chunks_mut(w).zip(leaving.par_chunks_mut(w)).zip(per_square.par_chunks_mut(w));
-    decided.zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each_init(
-        || Drops::new(w),
-        |drops, (row, (((sediments, leavings), per_squares), next))| {
-            let mut store = |col: usize, (ground, cell): (f64, Decided)| {
-                next[col] = ground;
-                (sediments[col], leavings[col], per_squares[col]) =
-                    (cell.sediment, cell.leaving, cell.per_square);
-            };
+    decided.zip(b.next.ground.par_chunks_mut(w)).enumerate().for_each(
+        |(row, (((sediment, leaving), per_square), ground))| {
+            let mut out = DecidedRow { ground, sediment, leaving, per_square };
             let (first, last) = grid.inner_columns(row);
             for col in (0..first).chain(last..w) {
                 let i = row * w + col;
                 let around = neighbours(grid, model.wrap, row, col).into_iter().flatten();
-                let (total, squares, biggest) = drops_towards(surface, i, around);
-                store(col, decide_cell(s, model, i, total, squares, biggest));
+                let drops = drops_towards(&s.surface, i, around).map(|d| [d]);
+                let water = [s.water[i] + model.rain_m];
+                out.set(col, decide_cells(model, water, [s.ground[i]], [s.sediment[i]], drops));
             }
-            drops.inner_row(grid, surface, row, first, last);
-            for col in first..last {
-                let i = row * w + col;
-                let (total, squares, biggest) = (drops.total[col], drops.squares[col], drops.biggest[col]);
-                store(col, decide_cell(s, model, i, total, squares, biggest));
+            let mut col = first;
+            while col + LANES <= last {
+                out.set(col, decide_block::<LANES>(grid, s, model, row * w + col));
+                col += LANES;
+            }
+            for col in col..last {
+                out.set(col, decide_block::<1>(grid, s, model, row * w + col));
             }
         },
     );
 }
 
-/// One row's drops of the water surface towards the eight neighbours, per column: their
-/// sum, the sum of their squares and the biggest, metres (m² for the squares).
-struct Drops {
-    total: Vec<f64>,
-    squares: Vec<f64>,
-    biggest: Vec<f64>,
-}
-
-impl Drops {
-    fn new(width: usize) -> Self {
-        Drops { total: vec![0.0; width], squares: vec![0.0; width], biggest: vec![0.0; width] }
-    }
-
-    /// The drops of the inner columns `first..last` of `row`, one cell after another with
-    /// all eight neighbours' rows read side by side (the sums in the same order as
-    /// [`drops_towards`]), in a loop with no jumps, so the cells' sums vectorise.
-    fn inner_row(&mut self, grid: &Grid, surface: &[f64], row: usize, first: usize, last: usize) {
-        if first >= last {
-            return;
-        }
-        let len = last - first;
-        let start = row * grid.width + first;
-        let centre = &surface[start..start + len];
-        let around = grid.inner_neighbours(start).map(|j| &surface[j..j + len]);
-        let (total, squares, biggest) =
-            (&mut self.total[first..last], &mut self.squares[first..last], &mut self.biggest[first..last]);
-        for c in 0..len {
-            let (mut t, mut q, mut b) = (0.0, 0.0, 0.0_f64);
-            for other in &around {
-                let drop = (centre[c] - other[c]).max(0.0);
-                t += drop;
-                q += drop * drop;
-                b = b.max(drop);
-            }
-            (total[c], squares[c], biggest[c]) = (t, q, b);
+/// What the `L` inner cells from `i` on decide ([`decide_cells`]), their drops taken side by
+/// side in [`drops_towards`]'s order.
+#[inline(always)]
+fn decide_block<const L: usize>(grid: &Grid, s: &State, model: &WaterSediment, i: usize) -> Decided<L> {
+    let here = &s.surface[i..i + L];
+    let (mut total, mut squares, mut biggest) = ([0.0; L], [0.0; L], [0.0_f64; L]);
+    for j in grid.inner_neighbours(i) {
+        let there = &s.surface[j..j + L];
+        for l in 0..L {
+            let drop = (here[l] - there[l]).max(0.0);
+            total[l] += drop;
+            squares[l] += drop * drop;
+            biggest[l] = biggest[l].max(drop);
         }
     }
+    let (water, ground, sediment) = (&s.water[i..i + L], &s.ground[i..i + L], &s.sediment[i..i + L]);
+    let water = std::array::from_fn(|l| water[l] + model.rain_m);
+    let (ground, sediment) = (std::array::from_fn(|l| ground[l]), std::array::from_fn(|l| sediment[l]));
+    decide_cells(model, water, ground, sediment, [total, squares, biggest])
 }
 
 /// Cell `i`'s drops of the water `surface` towards `around`: their sum, the sum of their
 /// squares and the biggest, metres (m² for the squares).
 #[inline(always)]
-fn drops_towards(surface: &[f64], i: usize, around: impl Iterator<Item = usize>) -> (f64, f64, f64) {
+fn drops_towards(surface: &[f64], i: usize, around: impl Iterator<Item = usize>) -> [f64; 3] {
     let (mut total, mut squares, mut biggest) = (0.0, 0.0, 0.0_f64);
     for j in around {
         let drop = (surface[i] - surface[j]).max(0.0);
@@ -228,36 +231,44 @@ fn drops_towards(surface: &[f64], i: usize, around: impl Iterator<Item = usize>)
         squares += drop * drop;
         biggest = biggest.max(drop);
     }
-    (total, squares, biggest)
+    [total, squares, biggest]
 }
 
-/// Cell `i`'s new ground and what it decided, from its drops towards its neighbours
-/// ([`drops_towards`]).
+/// What `L` cells side by side decide: for each, holding `water` (this step's rain
+/// included), `ground` and `sediment`, metres, with its drops towards its neighbours
+/// ([`drops_towards`]), its new ground and what it sends on. Both outcomes, picking up and
+/// settling, are worked out and one is kept, and each line runs over all the cells, so the
+/// cells' sums vectorise.
 #[inline(always)]
-fn decide_cell(
-    s: &State,
+fn decide_cells<const L: usize>(
     model: &WaterSediment,
-    i: usize,
-    total: f64,
-    squares: f64,
-    biggest: f64,
-) -> (f64, Decided) {
-    let water = s.water[i] + model.rain_m;
-    let (mut ground, mut sediment) = (s.ground[i], s.sediment[i]);
-    let capacity = model.carry * total.sqrt() * water;
-    if sediment < capacity {
-        let pick = ((capacity - sediment) * model.pickup).min(model.max_cut_m);
-        ground -= pick;
-        sediment += pick;
-    } else {
-        let settle = (sediment - capacity) * model.settle;
-        ground += settle;
-        sediment -= settle;
-    }
+    water: [f64; L],
+    ground: [f64; L],
+    sediment: [f64; L],
+    [total, squares, biggest]: [[f64; L]; 3],
+) -> Decided<L> {
+    let capacity: [f64; L] = std::array::from_fn(|l| model.carry * total[l].sqrt() * water[l]);
+    let pick: [f64; L] =
+        std::array::from_fn(|l| ((capacity[l] - sediment[l]) * model.pickup).min(model.max_cut_m));
+    let settle: [f64; L] = std::array::from_fn(|l| (sediment[l] - capacity[l]) * model.settle);
+    let picking: [bool; L] = std::array::from_fn(|l| sediment[l] < capacity[l]);
     // At most half the biggest drop leaves, so the surface never falls below a neighbour's.
-    let leaving = if water > 0.0 && squares > 0.0 { (0.5 * biggest).min(water) / water } else { 0.0 };
-    let per_square = if squares > 0.0 { leaving / squares } else { 0.0 };
-    (ground, Decided { sediment, leaving, per_square })
+    let share: [f64; L] = std::array::from_fn(|l| (0.5 * biggest[l]).min(water[l]) / water[l]);
+    let leaving: [f64; L] =
+        std::array::from_fn(|l| if (water[l] > 0.0) & (squares[l] > 0.0) { share[l] } else { 0.0 });
+    let per_square: [f64; L] = std::array::from_fn(|l| leaving[l] / squares[l]);
+    Decided {
+        ground: std::array::from_fn(|l| if picking[l] { ground[l] - pick[l] } else { ground[l] + settle[l] }),
+        sediment: std::array::from_fn(|l| {
+            if picking[l] {
+                sediment[l] + pick[l]
+            } else {
+                sediment[l] - settle[l]
+            }
+        }),
+        leaving,
+        per_square: std::array::from_fn(|l| if squares[l] > 0.0 { per_square[l] } else { 0.0 }),
+    }
 }
 
 /// One step: `s` becomes the state after it.
@@ -277,16 +288,16 @@ fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers)
                 (waters[col], sediments[col]) =
                     gather_cell(d, surface, water_in, model, row * w + col, around);
             }
-            if first < last {
-                gather_inner_row(
-                    grid,
-                    d,
-                    now,
-                    model,
-                    row,
-                    &mut waters[first..last],
-                    &mut sediments[first..last],
-                );
+            let mut col = first;
+            while col + LANES <= last {
+                let (water, sediment) = gather_block::<LANES>(grid, d, now, model, row * w + col);
+                waters[col..col + LANES].copy_from_slice(&water);
+                sediments[col..col + LANES].copy_from_slice(&sediment);
+                col += LANES;
+            }
+            for col in col..last {
+                let ([water], [sediment]) = gather_block::<1>(grid, d, now, model, row * w + col);
+                (waters[col], sediments[col]) = (water, sediment);
             }
             for ((water, surface), ground) in waters.iter_mut().zip(surfaces.iter_mut()).zip(grounds) {
                 *water *= 1.0 - model.evaporate;
@@ -319,39 +330,31 @@ fn gather_cell(
     (water, sediment)
 }
 
-/// [`gather_cell`] for the inner columns of `row` (see [`Grid::inner_columns`]) into
-/// `waters` and `sediments`, with all eight neighbours' rows read side by side: the same
-/// sums in the same order, in a loop with no jumps, so the cells' sums vectorise.
-fn gather_inner_row(
+/// [`gather_cell`] for the `L` inner cells from `i` on, side by side: the same sums in the
+/// same order.
+#[inline(always)]
+fn gather_block<const L: usize>(
     grid: &Grid,
     d: &DecidedCells,
     s: &State,
     model: &WaterSediment,
-    row: usize,
-    waters: &mut [f64],
-    sediments: &mut [f64],
-) {
-    let (surface, water_in) = (&s.surface, &s.water);
-    let len = waters.len();
-    let start = row * grid.width + grid.inner_columns(row).0;
-    let cells = start..start + len;
-    let (here, leaving) = (&surface[cells.clone()], &d.leaving[cells.clone()]);
-    let (sediment_here, water_here) = (&d.sediment[cells.clone()], &water_in[cells]);
-    let around = grid.inner_neighbours(start).map(|j| {
-        let cells = j..j + len;
-        (&surface[cells.clone()], &d.per_square[cells.clone()], &d.sediment[cells.clone()], &water_in[cells])
-    });
-    for c in 0..len {
-        let kept = 1.0 - leaving[c];
-        let (mut water, mut sediment) = ((water_here[c] + model.rain_m) * kept, sediment_here[c] * kept);
-        for (there, per_square, sediment_there, water_there) in &around {
-            let drop = (there[c] - here[c]).max(0.0);
-            let share = per_square[c] * drop * drop;
-            water += (water_there[c] + model.rain_m) * share;
-            sediment += sediment_there[c] * share;
+    i: usize,
+) -> ([f64; L], [f64; L]) {
+    let (here, leaving) = (&s.surface[i..i + L], &d.leaving[i..i + L]);
+    let (water_here, sediment_here) = (&s.water[i..i + L], &d.sediment[i..i + L]);
+    let mut water: [f64; L] = std::array::from_fn(|l| (water_here[l] + model.rain_m) * (1.0 - leaving[l]));
+    let mut sediment: [f64; L] = std::array::from_fn(|l| sediment_here[l] * (1.0 - leaving[l]));
+    for j in grid.inner_neighbours(i) {
+        let (there, per_square) = (&s.surface[j..j + L], &d.per_square[j..j + L]);
+        let (water_there, sediment_there) = (&s.water[j..j + L], &d.sediment[j..j + L]);
+        for l in 0..L {
+            let drop = (there[l] - here[l]).max(0.0);
+            let share = per_square[l] * drop * drop;
+            water[l] += (water_there[l] + model.rain_m) * share;
+            sediment[l] += sediment_there[l] * share;
         }
-        (waters[c], sediments[c]) = (water, sediment);
     }
+    (water, sediment)
 }
 
 #[cfg(test)]
@@ -368,75 +371,89 @@ mod tests {
             .collect()
     }
 
-    /// Away from the rim the offsets name the same cells, in the same order, as the general
-    /// rule, closed or wrapped, and a row's drops taken a direction at a time are the
-    /// cell-by-cell drops bit for bit; the first and last rows have no inner columns.
+    /// A state with uneven ground, water, sediment and surface, so that some cells pick
+    /// ground up and others let sediment settle.
+    fn uneven(grid: &Grid) -> State {
+        let n = grid.width * grid.height;
+        let wave = |k: usize, scale: f64| {
+            (0..n).map(|i| (((i * k) % 13) as f64 * 0.37).sin().abs() * scale).collect::<Vec<_>>()
+        };
+        State { ground: wave(3, 2.0), water: wave(7, 0.2), sediment: wave(5, 0.3), surface: wave(11, 3.0) }
+    }
+
+    /// Three cells worked out by hand: one picks ground up (capacity 0.5 · √4 · 0.2 = 0.2
+    /// over its 0.1 of sediment, a tenth of the gap), one lets a third of its excess settle,
+    /// and a flat one, which can carry nothing, lets a third of its sediment settle and sends
+    /// no water on.
     #[test]
-    fn inner_cells_have_the_same_neighbours_either_way() {
-        let grid = Grid { width: 6, height: 5, cell_m: 1.0 };
-        let surface: Vec<f64> =
-            (0..grid.width * grid.height).map(|i| ((i * 37) % 11) as f64 * 0.3 + (i as f64).sin()).collect();
-        let mut drops = Drops::new(grid.width);
-        let mut sloping = 0;
+    fn cells_pick_up_settle_or_keep_their_water_as_worked_out_by_hand() {
+        let model = WaterSediment::default();
+        let drops = [[4.0, 4.0, 0.0], [2.0, 2.0, 0.0], [1.0, 1.0, 0.0]];
+        let cells = decide_cells(&model, [0.2, 0.2, 0.2], [1.0; 3], [0.1, 0.3, 0.1], drops);
+        let near = |got: [f64; 3], want: [f64; 3]| got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-12);
+        assert!(near(cells.ground, [0.99, 1.03, 1.03]), "{:?}", cells.ground);
+        assert!(near(cells.sediment, [0.11, 0.27, 0.07]), "{:?}", cells.sediment);
+        assert!(near(cells.leaving, [1.0, 1.0, 0.0]), "{:?}", cells.leaving);
+        assert!(near(cells.per_square, [0.5, 0.5, 0.0]), "{:?}", cells.per_square);
+    }
+
+    /// Away from the rim the offsets name the same cells, in the same order, as the general
+    /// rule, closed or wrapped, and inner cells decided and gathered side by side get what
+    /// each gets on its own by the general rule, bit for bit. The first and last rows have
+    /// no inner columns.
+    #[test]
+    fn inner_cells_side_by_side_get_what_each_gets_alone() {
+        let grid = Grid { width: 11, height: 5, cell_m: 1.0 };
+        let (w, n) = (grid.width, grid.width * grid.height);
+        let (s, model) = (uneven(&grid), WaterSediment::default());
+        let around = |row: usize, col: usize| neighbours(&grid, false, row, col).into_iter().flatten();
+        let alone: Vec<Decided<1>> = (0..n)
+            .map(|i| {
+                let drops = drops_towards(&s.surface, i, around(i / w, i % w)).map(|x| [x]);
+                decide_cells(&model, [s.water[i] + model.rain_m], [s.ground[i]], [s.sediment[i]], drops)
+            })
+            .collect();
+        let field = |f: fn(&Decided<1>) -> f64| alone.iter().map(f).collect::<Vec<f64>>();
+        let ground = field(|c| c.ground[0]);
+        let d = DecidedCells {
+            sediment: field(|c| c.sediment[0]),
+            leaving: field(|c| c.leaving[0]),
+            per_square: field(|c| c.per_square[0]),
+        };
+        let bits = |x: &[f64]| x.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let (mut picking, mut settling) = (0, 0);
         for row in 0..grid.height {
             let (first, last) = grid.inner_columns(row);
             assert_eq!(first == last, row == 0 || row + 1 == grid.height);
-            drops.inner_row(&grid, &surface, row, first, last);
             for col in first..last {
-                let i = row * grid.width + col;
+                let i = row * w + col;
                 for wrap in [false, true] {
                     let general: Vec<usize> =
                         neighbours(&grid, wrap, row, col).into_iter().flatten().collect();
                     assert_eq!(general, grid.inner_neighbours(i), "cell {i}, wrap {wrap}");
                 }
-                let one = drops_towards(&surface, i, grid.inner_neighbours(i).into_iter());
-                let row_wise = (drops.total[col], drops.squares[col], drops.biggest[col]);
-                sloping += usize::from(one.1 > 0.0);
-                assert_eq!(
-                    [one.0, one.1, one.2].map(f64::to_bits),
-                    [row_wise.0, row_wise.1, row_wise.2].map(f64::to_bits),
-                    "cell {i}"
-                );
+                picking += usize::from(ground[i] < s.ground[i]);
+                settling += usize::from(ground[i] > s.ground[i]);
+            }
+            for col in (first..last).filter(|col| col + LANES <= last) {
+                let cells = row * w + col..row * w + col + LANES;
+                let block = decide_block::<LANES>(&grid, &s, &model, cells.start);
+                assert_eq!(bits(&block.ground), bits(&ground[cells.clone()]), "cells {cells:?}");
+                assert_eq!(bits(&block.sediment), bits(&d.sediment[cells.clone()]), "cells {cells:?}");
+                assert_eq!(bits(&block.leaving), bits(&d.leaving[cells.clone()]), "cells {cells:?}");
+                assert_eq!(bits(&block.per_square), bits(&d.per_square[cells.clone()]), "cells {cells:?}");
+                let (water, sediment) = gather_block::<LANES>(&grid, &d, &s, &model, cells.start);
+                for (l, i) in cells.enumerate() {
+                    let one = gather_cell(&d, &s.surface, &s.water, &model, i, around(row, col + l));
+                    assert_eq!(
+                        [water[l], sediment[l]].map(f64::to_bits),
+                        [one.0, one.1].map(f64::to_bits),
+                        "cell {i}"
+                    );
+                }
             }
         }
-        assert!(sloping >= 8, "most inner cells have a lower neighbour: {sloping}");
-    }
-
-    /// A row's inner cells gathered together, their neighbours' rows side by side, get what
-    /// each cell gathers on its own, bit for bit.
-    #[test]
-    fn a_row_gathers_what_its_cells_gather() {
-        let grid = Grid { width: 9, height: 4, cell_m: 1.0 };
-        let n = grid.width * grid.height;
-        let wave = |k: usize, scale: f64| {
-            (0..n).map(|i| (((i * k) % 13) as f64 * 0.37).sin().abs() * scale).collect()
-        };
-        let state = State {
-            ground: vec![0.0; n],
-            water: wave(7, 0.2),
-            sediment: vec![0.0; n],
-            surface: wave(11, 3.0),
-        };
-        let d = DecidedCells { sediment: wave(5, 0.01), leaving: wave(3, 0.5), per_square: wave(17, 0.9) };
-        let model = WaterSediment::default();
-        let mut flowing = 0;
-        for row in 1..grid.height - 1 {
-            let (first, last) = grid.inner_columns(row);
-            let (mut waters, mut sediments) = (vec![0.0; last - first], vec![0.0; last - first]);
-            gather_inner_row(&grid, &d, &state, &model, row, &mut waters, &mut sediments);
-            for col in first..last {
-                let i = row * grid.width + col;
-                let around = grid.inner_neighbours(i).into_iter();
-                let (water, sediment) = gather_cell(&d, &state.surface, &state.water, &model, i, around);
-                flowing += usize::from(water != (state.water[i] + model.rain_m) * (1.0 - d.leaving[i]));
-                assert_eq!(
-                    [waters[col - first], sediments[col - first]].map(f64::to_bits),
-                    [water, sediment].map(f64::to_bits),
-                    "cell {i}"
-                );
-            }
-        }
-        assert!(flowing >= 8, "water runs into most cells: {flowing}");
+        assert!(picking >= 4 && settling >= 4, "{picking} inner cells pick up, {settling} settle");
     }
 
     /// Ground plus sediment is conserved: rain adds only water.
