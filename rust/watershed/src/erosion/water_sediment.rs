@@ -398,9 +398,9 @@ mod tests {
     }
 
     /// Away from the rim the offsets name the same cells, in the same order, as the general
-    /// rule, closed or wrapped, and inner cells decided and gathered side by side get what
-    /// each gets on its own by the general rule, bit for bit. The first and last rows have
-    /// no inner columns.
+    /// rule, closed or wrapped, and inner cells decided and gathered one at a time or side by
+    /// side get what each gets on its own by the general rule, bit for bit. The first and
+    /// last rows have no inner columns.
     #[test]
     fn inner_cells_side_by_side_get_what_each_gets_alone() {
         let grid = Grid { width: 11, height: 5, cell_m: 1.0 };
@@ -434,6 +434,19 @@ mod tests {
                 }
                 picking += usize::from(ground[i] < s.ground[i]);
                 settling += usize::from(ground[i] > s.ground[i]);
+                let one = decide_block::<1>(&grid, &s, &model, i);
+                let alone = [ground[i], d.sediment[i], d.leaving[i], d.per_square[i]].map(f64::to_bits);
+                assert_eq!(
+                    [one.ground[0], one.sediment[0], one.leaving[0], one.per_square[0]].map(f64::to_bits),
+                    alone
+                );
+                let ([water], [sediment]) = gather_block::<1>(&grid, &d, &s, &model, i);
+                let general = gather_cell(&d, &s.surface, &s.water, &model, i, around(row, col));
+                assert_eq!(
+                    [water, sediment].map(f64::to_bits),
+                    [general.0, general.1].map(f64::to_bits),
+                    "cell {i}"
+                );
             }
             for col in (first..last).filter(|col| col + LANES <= last) {
                 let cells = row * w + col..row * w + col + LANES;
