@@ -81,7 +81,7 @@ pub fn erode_droplets(
 ) -> ErosionReport {
     assert_eq!(heights.len(), grid.len(), "one height per cell");
     let before = heights.to_vec();
-    let brush = brush(model.radius);
+    let brush = Brush::new(model, grid.width);
     let (w, h) = (grid.width, grid.height);
     let mut done = 0;
     let mut batch_no = 0;
@@ -121,6 +121,102 @@ fn brush(radius: usize) -> Vec<(isize, isize, f64)> {
     cells.iter().map(|&(dx, dy, w)| (dx, dy, w / total)).collect()
 }
 
+/// The cells a droplet erodes around the cell it stands on, with their weights.
+struct Brush {
+    radius: usize,
+    cells: Vec<BrushCell>,
+}
+
+/// One cell of a [`Brush`]: its offset in columns and rows, its weight, and how far it lies
+/// from the centre in the map's cells and in a [`Patch`]'s.
+struct BrushCell {
+    dx: isize,
+    dy: isize,
+    weight: f64,
+    step: isize,
+    local_step: isize,
+}
+
+impl Brush {
+    /// The brush of `model` on a map `width` cells wide.
+    fn new(model: &Droplets, width: usize) -> Self {
+        let side = Patch::size(model).1 as isize;
+        let cells = brush(model.radius)
+            .into_iter()
+            .map(|(dx, dy, weight)| BrushCell {
+                dx,
+                dy,
+                weight,
+                step: dy * width as isize + dx,
+                local_step: dy * side + dx,
+            })
+            .collect();
+        Brush { radius: model.radius, cells }
+    }
+
+    /// Wears the ground around the cell at `(row, col)`: each cell of the brush gives a bite
+    /// of its weight times `take` metres, never below zero, into `patch` (`ground` as the
+    /// batch found it). Returns the sediment `carried` (metres) plus the bites, added one
+    /// by one.
+    fn wear(
+        &self,
+        patch: &mut Patch,
+        grid: &Grid,
+        ground: &[f64],
+        (row, col): (usize, usize),
+        take: f64,
+        carried: f64,
+    ) -> f64 {
+        let r = self.radius;
+        if row >= r && col >= r && row + r < grid.height && col + r < grid.width {
+            self.wear_inside(patch, grid, ground, (row, col), take, carried)
+        } else {
+            self.wear_clipped(patch, grid, ground, (row, col), take, carried)
+        }
+    }
+
+    /// [`Brush::wear`] where the whole brush lies on the map: its cells are fixed steps from
+    /// the centre.
+    fn wear_inside(
+        &self,
+        patch: &mut Patch,
+        grid: &Grid,
+        ground: &[f64],
+        (row, col): (usize, usize),
+        take: f64,
+        mut carried: f64,
+    ) -> f64 {
+        let (centre, local) = (row * grid.width + col, patch.local(row, col));
+        for cell in &self.cells {
+            let (i, l) = (centre.wrapping_add_signed(cell.step), local.wrapping_add_signed(cell.local_step));
+            carried += patch.bite(ground, i, l, take * cell.weight);
+        }
+        carried
+    }
+
+    /// [`Brush::wear`] anywhere: the cells off the map are left out.
+    fn wear_clipped(
+        &self,
+        patch: &mut Patch,
+        grid: &Grid,
+        ground: &[f64],
+        (row, col): (usize, usize),
+        take: f64,
+        mut carried: f64,
+    ) -> f64 {
+        let (w, h) = (grid.width as isize, grid.height as isize);
+        for cell in &self.cells {
+            let (bx, by) = (col as isize + cell.dx, row as isize + cell.dy);
+            if bx < 0 || by < 0 || bx >= w || by >= h {
+                continue;
+            }
+            let (row, col) = (by as usize, bx as usize);
+            carried += patch.bite(ground, row * grid.width + col, patch.local(row, col), take * cell.weight);
+        }
+        carried
+    }
+}
+
 /// A droplet's own changes so far, so it meets the ground it has already worn: a square of
 /// cells around where it started (it moves at most a cell a step) and the cells it touched,
 /// in the order it first touched them. One per thread, cleared after each droplet.
@@ -135,9 +231,15 @@ struct Patch {
 
 impl Patch {
     fn new(m: &Droplets) -> Self {
-        let half = (m.max_lifetime + m.radius + 2) as isize;
-        let side = 2 * half as usize + 1;
+        let (half, side) = Patch::size(m);
         Patch { side, half, row0: 0, col0: 0, delta: vec![0.0; side * side], touched: Vec::new() }
+    }
+
+    /// How far a droplet of `m` and its brush reach from where it started, and the patch's
+    /// side, cells.
+    fn size(m: &Droplets) -> (isize, usize) {
+        let half = (m.max_lifetime + m.radius + 2) as isize;
+        (half, 2 * half as usize + 1)
     }
 
     fn start(&mut self, row: usize, col: usize) {
@@ -153,11 +255,25 @@ impl Patch {
     }
 
     fn add(&mut self, w: usize, row: usize, col: usize, amount: f64) {
-        let l = self.local(row, col);
+        self.add_at(row * w + col, self.local(row, col), amount);
+    }
+
+    /// Adds `amount` metres at `cell` of the map, `l` of the patch.
+    #[inline]
+    fn add_at(&mut self, cell: usize, l: usize, amount: f64) {
         if self.delta[l] == 0.0 {
-            self.touched.push(((row * w + col) as u32, l as u32));
+            self.touched.push((cell as u32, l as u32));
         }
         self.delta[l] += amount;
+    }
+
+    /// Takes a bite of at most `most` metres, and never below zero, from the worn ground at
+    /// `cell` of the map (`ground`), `l` of the patch; the bite, metres.
+    #[inline]
+    fn bite(&mut self, ground: &[f64], cell: usize, l: usize, most: f64) -> f64 {
+        let bite = most.min((ground[cell] + self.delta[l]).max(0.0));
+        self.add_at(cell, l, -bite);
+        bite
     }
 
     /// The droplet's changes, one per cell in first-touch order; the patch is clear again.
@@ -179,7 +295,7 @@ fn run(
     grid: &Grid,
     ground: &[f64],
     m: &Droplets,
-    brush: &[(isize, isize, f64)],
+    brush: &Brush,
     seed: u64,
     d: u64,
     patch: &mut Patch,
@@ -230,16 +346,7 @@ fn run(
             }
         } else {
             let take = ((capacity - sediment) * m.erode).min(fall);
-            for &(ox, oy, weight) in brush {
-                let (bx, by) = (cx as isize + ox, cy as isize + oy);
-                if bx < 0 || by < 0 || bx >= w as isize || by >= h as isize {
-                    continue;
-                }
-                let (row, col) = (by as usize, bx as usize);
-                let bite = (take * weight).min(at(patch, row, col).max(0.0));
-                patch.add(w, row, col, -bite);
-                sediment += bite;
-            }
+            sediment = brush.wear(patch, grid, ground, (cy, cx), take, sediment);
         }
         speed = (speed * speed + fall * m.gravity).max(0.0).sqrt();
         water *= 1.0 - m.evaporate;
@@ -321,6 +428,36 @@ mod tests {
         let after: f64 = z.iter().sum();
         assert!(after <= before && after > before - report.eroded_m3);
         assert!(z.iter().all(|h| h.is_finite()));
+    }
+
+    /// Where the whole brush lies on the map, its fixed steps take the same bites, in the
+    /// same order and into the same cells, as the walk that leaves out cells off the map;
+    /// a second, overlapping wear meets the first one's changes the same way.
+    #[test]
+    fn a_brush_on_the_map_wears_as_the_clipped_walk_does() {
+        let grid = Grid { width: 40, height: 30, cell_m: 1.0 };
+        let ground = hill(&grid);
+        let model = Droplets::default();
+        let brush = Brush::new(&model, grid.width);
+        let mut inside = 0;
+        for (row, col) in [(3, 3), (3, 35), (25, 3), (15, 20), (2, 20), (15, 0), (28, 38)] {
+            let (mut general, mut chosen) = (Patch::new(&model), Patch::new(&model));
+            general.start(row, col);
+            chosen.start(row, col);
+            let mut carried = [1.5, 1.5];
+            for (k, centre) in [(row, col), (row + 1, col + 1)].into_iter().enumerate() {
+                let take = 0.3 + 0.1 * k as f64;
+                carried[0] = brush.wear_clipped(&mut general, &grid, &ground, centre, take, carried[0]);
+                carried[1] = brush.wear(&mut chosen, &grid, &ground, centre, take, carried[1]);
+            }
+            assert_eq!(carried[0].to_bits(), carried[1].to_bits(), "at {row}, {col}");
+            assert!(carried[0] > 1.5, "the brush took ground up at {row}, {col}");
+            assert_eq!(general.touched, chosen.touched, "at {row}, {col}");
+            let bits = |p: &Patch| p.delta.iter().map(|d| d.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&general), bits(&chosen), "at {row}, {col}");
+            inside += usize::from(row >= 3 && col >= 3 && row + 4 < grid.height && col + 4 < grid.width);
+        }
+        assert_eq!(inside, 4, "four centres keep both wears on the map");
     }
 
     #[test]
