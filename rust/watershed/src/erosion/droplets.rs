@@ -154,10 +154,10 @@ impl Brush {
         Brush { radius: model.radius, cells }
     }
 
-    /// Wears the ground around the cell at `(row, col)`: each cell of the brush gives a bite
-    /// of its weight times `take` metres, never below zero, into `patch` (`ground` as the
-    /// batch found it). Returns the sediment `carried` (metres) plus the bites, added one
-    /// by one.
+    /// Wears the ground around the cell at `(row, col)`: each cell of the brush on the map
+    /// gives a bite of its weight times `take` metres, never below zero, into `patch`
+    /// (`ground` as the batch found it). Returns the sediment `carried` (metres) plus the
+    /// bites, added one by one.
     fn wear(
         &self,
         patch: &mut Patch,
@@ -165,53 +165,30 @@ impl Brush {
         ground: &[f64],
         (row, col): (usize, usize),
         take: f64,
-        carried: f64,
+        mut carried: f64,
     ) -> f64 {
         let r = self.radius;
-        if row >= r && col >= r && row + r < grid.height && col + r < grid.width {
-            self.wear_inside(patch, grid, ground, (row, col), take, carried)
-        } else {
-            self.wear_clipped(patch, grid, ground, (row, col), take, carried)
-        }
-    }
-
-    /// [`Brush::wear`] where the whole brush lies on the map: its cells are fixed steps from
-    /// the centre.
-    fn wear_inside(
-        &self,
-        patch: &mut Patch,
-        grid: &Grid,
-        ground: &[f64],
-        (row, col): (usize, usize),
-        take: f64,
-        mut carried: f64,
-    ) -> f64 {
+        // Mostly the whole brush is on the map, and its cells lie at fixed steps from the
+        // centre, on the map and in the patch alike.
+        let inside = row >= r && col >= r && row + r < grid.height && col + r < grid.width;
         let (centre, local) = (row * grid.width + col, patch.local(row, col));
-        for cell in &self.cells {
-            let (i, l) = (centre.wrapping_add_signed(cell.step), local.wrapping_add_signed(cell.local_step));
-            carried += patch.bite(ground, i, l, take * cell.weight);
-        }
-        carried
-    }
-
-    /// [`Brush::wear`] anywhere: the cells off the map are left out.
-    fn wear_clipped(
-        &self,
-        patch: &mut Patch,
-        grid: &Grid,
-        ground: &[f64],
-        (row, col): (usize, usize),
-        take: f64,
-        mut carried: f64,
-    ) -> f64 {
-        let (w, h) = (grid.width as isize, grid.height as isize);
-        for cell in &self.cells {
-            let (bx, by) = (col as isize + cell.dx, row as isize + cell.dy);
-            if bx < 0 || by < 0 || bx >= w || by >= h {
-                continue;
+        let at = |cell: &BrushCell| {
+            (centre.wrapping_add_signed(cell.step), local.wrapping_add_signed(cell.local_step))
+        };
+        if inside {
+            for cell in &self.cells {
+                let (i, l) = at(cell);
+                carried += patch.bite(ground, i, l, take * cell.weight);
             }
-            let (row, col) = (by as usize, bx as usize);
-            carried += patch.bite(ground, row * grid.width + col, patch.local(row, col), take * cell.weight);
+        } else {
+            let on_map = |cell: &&BrushCell| {
+                let (y, x) = (row as isize + cell.dy, col as isize + cell.dx);
+                y >= 0 && x >= 0 && y < grid.height as isize && x < grid.width as isize
+            };
+            for cell in self.cells.iter().filter(on_map) {
+                let (i, l) = at(cell);
+                carried += patch.bite(ground, i, l, take * cell.weight);
+            }
         }
         carried
     }
@@ -430,31 +407,45 @@ mod tests {
         assert!(z.iter().all(|h| h.is_finite()));
     }
 
-    /// Where the whole brush lies on the map, its fixed steps take the same bites, in the
-    /// same order and into the same cells, as the walk that leaves out cells off the map;
-    /// a second, overlapping wear meets the first one's changes the same way.
+    /// The brush's fixed steps take the same bites, in the same order and into the same
+    /// cells, as the rule written out (each cell of `brush` on the map, by its row and
+    /// column), near the edges and away from them; a second, overlapping wear meets the
+    /// first one's changes the same way.
     #[test]
-    fn a_brush_on_the_map_wears_as_the_clipped_walk_does() {
+    fn a_brush_wears_as_the_rule_written_out() {
         let grid = Grid { width: 40, height: 30, cell_m: 1.0 };
         let ground = hill(&grid);
         let model = Droplets::default();
-        let brush = Brush::new(&model, grid.width);
+        let stepped = Brush::new(&model, grid.width);
+        let written_out = |patch: &mut Patch, (row, col): (usize, usize), take: f64, mut carried: f64| {
+            for (dx, dy, weight) in brush(model.radius) {
+                let (y, x) = (row as isize + dy, col as isize + dx);
+                if y >= 0 && x >= 0 && y < grid.height as isize && x < grid.width as isize {
+                    let (y, x) = (y as usize, x as usize);
+                    let worn = ground[y * grid.width + x] + patch.get(y, x);
+                    let bite = (take * weight).min(worn.max(0.0));
+                    patch.add(grid.width, y, x, -bite);
+                    carried += bite;
+                }
+            }
+            carried
+        };
         let mut inside = 0;
         for (row, col) in [(3, 3), (3, 35), (25, 3), (15, 20), (2, 20), (15, 0), (28, 38)] {
-            let (mut general, mut chosen) = (Patch::new(&model), Patch::new(&model));
-            general.start(row, col);
-            chosen.start(row, col);
+            let (mut rule, mut steps) = (Patch::new(&model), Patch::new(&model));
+            rule.start(row, col);
+            steps.start(row, col);
             let mut carried = [1.5, 1.5];
             for (k, centre) in [(row, col), (row + 1, col + 1)].into_iter().enumerate() {
                 let take = 0.3 + 0.1 * k as f64;
-                carried[0] = brush.wear_clipped(&mut general, &grid, &ground, centre, take, carried[0]);
-                carried[1] = brush.wear(&mut chosen, &grid, &ground, centre, take, carried[1]);
+                carried[0] = written_out(&mut rule, centre, take, carried[0]);
+                carried[1] = stepped.wear(&mut steps, &grid, &ground, centre, take, carried[1]);
             }
             assert_eq!(carried[0].to_bits(), carried[1].to_bits(), "at {row}, {col}");
             assert!(carried[0] > 1.5, "the brush took ground up at {row}, {col}");
-            assert_eq!(general.touched, chosen.touched, "at {row}, {col}");
+            assert_eq!(rule.touched, steps.touched, "at {row}, {col}");
             let bits = |p: &Patch| p.delta.iter().map(|d| d.to_bits()).collect::<Vec<_>>();
-            assert_eq!(bits(&general), bits(&chosen), "at {row}, {col}");
+            assert_eq!(bits(&rule), bits(&steps), "at {row}, {col}");
             inside += usize::from(row >= 3 && col >= 3 && row + 4 < grid.height && col + 4 < grid.width);
         }
         assert_eq!(inside, 4, "four centres keep both wears on the map");
