@@ -149,7 +149,7 @@ fn fibonacci_numbers(n: usize) -> Vec<usize> {
 /// The zone of a latitude: which Fibonacci offsets hold a point's nearest neighbours.
 fn zone(y: f64, n: usize) -> i64 {
     let s = (n as f64 * std::f64::consts::PI * 5f64.sqrt() * (1.0 - y * y)).max(1.0);
-    (libm::log(s) / log_phi_squared()).floor() as i64
+    floor(libm::log(s) / log_phi_squared()) as i64
 }
 
 /// Node i's `PICKS` nearest among the candidates at offsets ±F_j around its zone.
@@ -352,13 +352,9 @@ fn inverse_fibonacci(positions: &[DVec3], zones: &[ZoneBasis], p: DVec3) -> usiz
             a
         }
     };
-    let k = floor(
-        libm::log(nf * std::f64::consts::PI * 5f64.sqrt() * (1.0 - cos_theta * cos_theta))
-            / log_phi_squared(),
-    )
-    .max(2.0);
+    let k = zone(cos_theta, n).max(2);
     let ZoneBasis { b00, b01, b10, b11, det } =
-        zones.get(k as usize).copied().unwrap_or_else(|| ZoneBasis::new(k, n));
+        zones.get(k as usize).copied().unwrap_or_else(|| ZoneBasis::new(k as f64, n));
     let rhs = (phi, cos_theta - (1.0 - 1.0 / nf));
     let c0 = floor((b11 * rhs.0 - b01 * rhs.1) / det);
     let c1 = floor((-b10 * rhs.0 + b00 * rhs.1) / det);
