@@ -10,6 +10,8 @@
 use super::{ErosionReport, FrameSink};
 use crate::ground::grid::Grid;
 use rayon::prelude::*;
+use std::iter::StepBy;
+use std::ops::Range;
 
 /// The model's constants (per step; heights and water in metres).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -152,6 +154,13 @@ impl Buffers {
 /// registers while it walks the eight neighbours.
 const LANES: usize = 4;
 
+/// The columns `first..last` as the first columns of as many whole blocks of [`LANES`] as
+/// fit, and the columns left after them.
+fn in_blocks(first: usize, last: usize) -> (StepBy<Range<usize>>, Range<usize>) {
+    let end = first + (last - first) / LANES * LANES;
+    ((first..end).step_by(LANES), end..last)
+}
+
 /// One row's share of what every cell decided, and its new ground, indexed by column.
 struct DecidedRow<'a> {
     ground: &'a mut [f64],
@@ -187,12 +196,11 @@ fn decide(grid: &Grid, s: &State, model: &WaterSediment, b: &mut Buffers) {
                 let water = [s.water[i] + model.rain_m];
                 out.set(col, decide_cells(model, water, [s.ground[i]], [s.sediment[i]], drops));
             }
-            let mut col = first;
-            while col + LANES <= last {
+            let (blocks, rest) = in_blocks(first, last);
+            for col in blocks {
                 out.set(col, decide_block::<LANES>(grid, s, model, row * w + col));
-                col += LANES;
             }
-            for col in col..last {
+            for col in rest {
                 out.set(col, decide_block::<1>(grid, s, model, row * w + col));
             }
         },
@@ -288,14 +296,13 @@ fn step_once(grid: &Grid, s: &mut State, model: &WaterSediment, b: &mut Buffers)
                 (waters[col], sediments[col]) =
                     gather_cell(d, surface, water_in, model, row * w + col, around);
             }
-            let mut col = first;
-            while col + LANES <= last {
+            let (blocks, rest) = in_blocks(first, last);
+            for col in blocks {
                 let (water, sediment) = gather_block::<LANES>(grid, d, now, model, row * w + col);
                 waters[col..col + LANES].copy_from_slice(&water);
                 sediments[col..col + LANES].copy_from_slice(&sediment);
-                col += LANES;
             }
-            for col in col..last {
+            for col in rest {
                 let ([water], [sediment]) = gather_block::<1>(grid, d, now, model, row * w + col);
                 (waters[col], sediments[col]) = (water, sediment);
             }
