@@ -9,17 +9,28 @@
 //! gradient times the offset, weighted by `((R − d)₊ / (R·d))²`. It is exact at the nodes
 //! (the drainage sees the heights it was given), continuous everywhere, and has no flat
 //! spot at the nodes, so shading between them stays smooth.
+//!
+//! A query walks the neighbour graph out from the nearest node to find the nodes in its
+//! support. Each thread keeps its last walk: the next query from the same node that finds
+//! every node the walk met on the same side of the support's edge would walk the same way,
+//! so it reads those nodes again without walking.
 
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
 use glam::DVec3;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Support radius of a node's weight, in mean node spacings.
 const SUPPORT_SPACINGS: f64 = 1.6;
 
-/// Nodes a query looks at, at most (the support holds about ten).
+/// Nodes a query looks at, at most (the support holds about ten): one bit each of a `u64`.
 const MAX_CANDIDATES: usize = 64;
+const _: () = assert!(MAX_CANDIDATES <= u64::BITS as usize);
+
+/// The next field's [`ErodedField::id`] (0 is no field's).
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Height changes (metres, worked minus `natural_share` times natural) at every node of a
 /// lattice.
@@ -31,9 +42,12 @@ pub struct ErodedField {
     nodes: Vec<NodeChange>,
     /// Support radius on the unit sphere (chord length).
     support: f64,
-    /// Squared chords at and beyond which a node is surely outside the support: its
-    /// distance, rounded, is not below `support` either.
-    beyond_squared: f64,
+    /// The largest squared chord whose square root is below `support`: a node is inside the
+    /// support exactly when its squared chord is at most this.
+    inside_squared: f64,
+    /// Tells this field's walks from other fields' in a thread's [`LastWalk`] (a clone
+    /// holds the same changes and keeps it).
+    id: u64,
 }
 
 /// A node's change and its gradient, in one cache line.
@@ -58,8 +72,9 @@ impl ErodedField {
         let nodes = (0..lattice.len())
             .map(|i| NodeChange { delta_m: delta_m[i], gradient: tangent_gradient(&lattice, &delta_m, i) })
             .collect();
-        let beyond_squared = support * support * (1.0 + 1e-9);
-        ErodedField { lattice, natural_share, nodes, support, beyond_squared }
+        let inside_squared = largest_square_below(support);
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        ErodedField { lattice, natural_share, nodes, support, inside_squared, id }
     }
 
     /// Share of the natural ground the worked ground keeps, 0..=1.
@@ -74,43 +89,120 @@ impl ErodedField {
 
     /// [`ErodedField::at`] with the lattice's nearest node to `p` already found (`start`).
     pub(crate) fn at_from(&self, p: DVec3, start: usize) -> f64 {
+        LAST_WALK.with_borrow_mut(|last| {
+            if last.field == self.id && last.start == start {
+                if let Some(change) = self.replay(last, p) {
+                    return change;
+                }
+            }
+            self.walk(p, start, last)
+        })
+    }
+
+    /// The change at `p` from a walk out of node `start`, kept in `last` unless `p` stands
+    /// on a node.
+    fn walk(&self, p: DVec3, start: usize, last: &mut LastWalk) -> f64 {
         let lattice = &*self.lattice;
         let positions = lattice.positions();
-        let r = self.support;
         // Walk out from the nearest node over the neighbour graph through the nodes inside
         // the support: every node inside has a neighbour nearer to `p` (greedy routing on
-        // the near-Delaunay graph), so the walk reaches them all. The weights are summed in
-        // the order the walk meets the nodes.
+        // the near-Delaunay graph), so the walk reaches them all.
         let mut walk = Walk::new(start as u32);
-        let (mut sum, mut weights) = (0.0, 0.0);
+        let mut inside = 0u64;
         let mut k = 0;
         while let Some(i) = walk.get(k) {
-            k += 1;
-            let offset = positions[i] - p;
-            let squared = offset.length_squared();
-            if squared >= self.beyond_squared {
-                continue;
-            }
-            let d = squared.sqrt();
-            let node = &self.nodes[i];
-            if d == 0.0 {
-                return node.delta_m;
-            }
-            if d < r {
-                let w = ((r - d) / (r * d)).powi(2);
-                sum += w * (node.delta_m + node.gradient.dot(p - positions[i]));
-                weights += w;
+            let squared = (positions[i] - p).length_squared();
+            if squared <= self.inside_squared {
+                if squared == 0.0 {
+                    return self.nodes[i].delta_m;
+                }
+                inside |= 1 << k;
                 for &j in lattice.neighbor_slice(i) {
                     walk.push(j);
                 }
             }
+            k += 1;
         }
-        if weights > 0.0 {
-            sum / weights
-        } else {
-            self.nodes[start].delta_m
+        let met = &walk.order[..walk.count];
+        for (point, &i) in last.points.iter_mut().zip(met) {
+            *point = positions[i as usize];
         }
+        last.nodes[..met.len()].copy_from_slice(met);
+        (last.field, last.start, last.count, last.inside) = (self.id, start, met.len(), inside);
+        self.weighted(p, last)
     }
+
+    /// The change at `p` from `last`'s walk, if a walk to `p` from the same node would meet
+    /// the same nodes in the same order (every node it met is on the same side of the
+    /// support's edge) and `p` stands on none of them.
+    fn replay(&self, last: &LastWalk, p: DVec3) -> Option<f64> {
+        for (k, &point) in last.points[..last.count].iter().enumerate() {
+            let squared = (point - p).length_squared();
+            if squared == 0.0 || (squared <= self.inside_squared) != (last.inside >> k & 1 == 1) {
+                return None;
+            }
+        }
+        Some(self.weighted(p, last))
+    }
+
+    /// The weighted mean at `p` over the nodes inside the support in `walk`, in the order
+    /// the walk met them; the start's change when none is inside.
+    fn weighted(&self, p: DVec3, walk: &LastWalk) -> f64 {
+        if walk.inside == 0 {
+            return self.nodes[walk.start].delta_m;
+        }
+        let r = self.support;
+        let (mut sum, mut weights) = (0.0, 0.0);
+        let mut inside = walk.inside;
+        while inside != 0 {
+            let k = inside.trailing_zeros() as usize;
+            inside &= inside - 1;
+            let (node, point) = (&self.nodes[walk.nodes[k] as usize], walk.points[k]);
+            let d = (point - p).length_squared().sqrt();
+            let w = ((r - d) / (r * d)).powi(2);
+            sum += w * (node.delta_m + node.gradient.dot(p - point));
+            weights += w;
+        }
+        sum / weights
+    }
+}
+
+/// The largest square whose root (as rounded) is below `r`, a positive finite number.
+fn largest_square_below(r: f64) -> f64 {
+    let mut t = r * r;
+    while t.sqrt() >= r {
+        t = t.next_down();
+    }
+    while t.next_up().sqrt() < r {
+        t = t.next_up();
+    }
+    t
+}
+
+/// A thread's last walk over one field: the nodes it met in order, their positions, and
+/// which of them were inside the support (bit `k` for the `k`th).
+struct LastWalk {
+    /// The field's id; 0 for none.
+    field: u64,
+    start: usize,
+    count: usize,
+    nodes: [u32; MAX_CANDIDATES],
+    points: [DVec3; MAX_CANDIDATES],
+    inside: u64,
+}
+
+/// No walk: what a thread keeps before its first.
+const NO_WALK: LastWalk = LastWalk {
+    field: 0,
+    start: 0,
+    count: 0,
+    nodes: [0; MAX_CANDIDATES],
+    points: [DVec3::ZERO; MAX_CANDIDATES],
+    inside: 0,
+};
+
+thread_local! {
+    static LAST_WALK: RefCell<LastWalk> = const { RefCell::new(NO_WALK) };
 }
 
 /// The nodes a query's walk has met, in the order it met them, at most [`MAX_CANDIDATES`].
@@ -198,6 +290,86 @@ fn tangent_gradient(lattice: &FibonacciLattice, delta: &[f64], i: usize) -> DVec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::rng::SplitMix64;
+    use crate::math::sphere;
+
+    /// A field of changes that differ from node to node, on a lattice of `nodes` points.
+    fn rough_field(nodes: usize, seed: u64) -> ErodedField {
+        let lattice = Arc::new(FibonacciLattice::new(nodes, 1000.0));
+        let mut rng = SplitMix64::new(seed, 0);
+        let delta = (0..lattice.len()).map(|_| rng.range(-40.0, 40.0)).collect();
+        ErodedField::new(lattice, 0.1, delta)
+    }
+
+    fn random_direction(rng: &mut SplitMix64) -> DVec3 {
+        sphere::unit(DVec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)))
+    }
+
+    /// The threshold is exact: its root is below the radius and the next square's is not.
+    #[test]
+    fn the_largest_square_below_a_radius_is_the_edge_of_its_roots() {
+        let mut rng = SplitMix64::new(4, 0);
+        for r in (0..10_000).map(|_| rng.range(1e-6, 1.0)).chain([0.1, 0.25, 1.0]) {
+            let t = largest_square_below(r);
+            assert!(t.sqrt() < r && t.next_up().sqrt() >= r, "radius {r}");
+        }
+    }
+
+    /// A walk kept at one point and replayed at points around it with the same nearest node
+    /// gives the bits a walk there gives, and declines exactly when the walk there meets
+    /// other nodes or finds other ones inside the support.
+    #[test]
+    fn a_replayed_walk_gives_a_walks_bits_or_declines() {
+        let field = rough_field(3000, 5);
+        let lattice = &*field.lattice;
+        let mut rng = SplitMix64::new(6, 0);
+        let (mut kept, mut here) = (NO_WALK, NO_WALK);
+        let (mut replayed, mut declined) = (0, 0);
+        for _ in 0..300 {
+            let p = random_direction(&mut rng);
+            let start = lattice.nearest_node(p).index();
+            field.walk(p, start, &mut kept);
+            for _ in 0..40 {
+                let q = sphere::unit(p + random_direction(&mut rng) * 0.2 * lattice.spacing());
+                if lattice.nearest_node(q).index() != start {
+                    continue;
+                }
+                let walked = field.walk(q, start, &mut here);
+                let same = here.nodes[..here.count] == kept.nodes[..kept.count] && here.inside == kept.inside;
+                match field.replay(&kept, q) {
+                    Some(change) => {
+                        assert!(same, "replayed a walk that meets other nodes at {q}");
+                        assert_eq!(change.to_bits(), walked.to_bits(), "at {q}");
+                        replayed += 1;
+                    }
+                    None => {
+                        assert!(!same, "declined a walk that would go the same way at {q}");
+                        declined += 1;
+                    }
+                }
+            }
+        }
+        assert!(replayed > 1000 && declined > 100, "{replayed} replayed, {declined} declined");
+    }
+
+    /// Queries one after another along a path, alternating between two fields on lattices
+    /// of different sizes, give the bits of a fresh walk each: a thread's kept walk serves
+    /// only its own field.
+    #[test]
+    fn queries_along_a_path_give_a_fresh_walks_bits() {
+        let fields = [rough_field(3000, 7), rough_field(2999, 8)];
+        let (a, b) = (sphere::unit(DVec3::new(0.3, 0.8, -0.5)), sphere::unit(DVec3::new(-0.2, 0.7, -0.6)));
+        let mut fresh = NO_WALK;
+        for k in 0..=4000 {
+            let p = sphere::unit(a + (b - a) * (k as f64 / 4000.0));
+            for field in &fields {
+                let start = field.lattice.nearest_node(p).index();
+                let walked = field.walk(p, start, &mut fresh);
+                assert_eq!(field.at(p).to_bits(), walked.to_bits(), "step {k}");
+                assert_eq!(field.at(p).to_bits(), walked.to_bits(), "step {k}, replayed");
+            }
+        }
+    }
 
     /// Nodes whose first slot is taken by another probe on, and are still met once each.
     #[test]
