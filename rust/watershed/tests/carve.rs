@@ -125,6 +125,26 @@ fn quick_world_carve_is_pinned() {
     assert_eq!(testkit::built(QUICK_WORLD).carve_digest(), QUICK_CARVE);
 }
 
+/// On the sphere a point's reaches are those touching its nearest node or a neighbour of it,
+/// each once, ascending.
+#[test]
+fn reaches_near_a_node_touch_it_or_a_neighbour() {
+    let world = testkit::built(QUICK_WORLD);
+    let lattice = &world.lattice;
+    let mut rivers = 0;
+    for node in 0..lattice.positions().len() {
+        let mut expected: Vec<u32> = world.carve.reaches_at(node).to_vec();
+        for &j in lattice.neighbor_slice(node) {
+            expected.extend_from_slice(world.carve.reaches_at(j as usize));
+        }
+        expected.sort_unstable();
+        expected.dedup();
+        rivers += usize::from(!expected.is_empty());
+        assert_eq!(world.carve.reaches_near(node), expected, "node {node}");
+    }
+    assert!(rivers > 100, "{rivers} nodes have reaches near");
+}
+
 #[test]
 fn carve_is_the_same_with_one_or_two_threads() {
     let w = testkit::world("home");

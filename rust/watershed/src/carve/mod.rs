@@ -16,7 +16,6 @@ use crate::math::geometry::{bell, csr, segment_projection, smoothstep};
 use crate::settings::WorldSettings;
 use glam::DVec3;
 use rayon::prelude::*;
-use std::borrow::Cow;
 
 /// Steepest a bed may fall, metres per metre along the stream (about 80°).
 pub const MAX_FACE_SLOPE: f64 = 6.0;
@@ -225,11 +224,10 @@ impl CarveParams {
 pub struct Carve {
     /// The reaches, in the order of their upstream node.
     pub reaches: Vec<Reach>,
-    /// Reaches touching each node: `ids[offsets[n]..offsets[n + 1]]`.
-    offsets: Vec<u32>,
-    ids: Vec<u32>,
-    /// On a grid, the reaches whose banks or collar may reach each tile of cells.
-    tiles: Option<Tiles>,
+    /// Reaches touching each node.
+    touching: Rows,
+    /// The reaches whose banks or collar may reach a point, found from its nearest node.
+    near: Near,
     metres_per_unit: f64,
     sea_level_m: Option<f64>,
 }
@@ -435,9 +433,12 @@ impl Carve {
                 }
             })
             .collect();
-        let (offsets, ids) = index(n, &reaches);
-        let tiles = surface.grid().map(|grid| Tiles::build(grid, &reaches, params.sea_level_m.is_some()));
-        Carve { reaches, offsets, ids, tiles, metres_per_unit: radius, sea_level_m: params.sea_level_m }
+        let touching = index(n, &reaches);
+        let near = match surface.grid() {
+            Some(grid) => Near::Tiles(Tiles::build(grid, &reaches, params.sea_level_m.is_some())),
+            None => Near::Nodes(near_nodes(surface, &reaches)),
+        };
+        Carve { reaches, touching, near, metres_per_unit: radius, sea_level_m: params.sea_level_m }
     }
 
     /// The bed level at river node `node`: where its own reach starts, metres (the natural
@@ -450,21 +451,14 @@ impl Carve {
             .map_or(f64::INFINITY, Reach::bed_start_m)
     }
 
-    /// Every reach whose banks or collar can reach a point whose nearest node on `surface`
-    /// is `node`, ascending: on the sphere the reaches touching the node or any of its
-    /// neighbours; on a grid those listed for the node's tile.
-    pub fn reaches_near<S: Surface>(&self, surface: &S, node: usize) -> Cow<'_, [u32]> {
-        if let Some(tiles) = &self.tiles {
-            return Cow::Borrowed(tiles.of_cell(node));
+    /// Every reach whose banks or collar can reach a point whose nearest node is `node`,
+    /// ascending: on the sphere the reaches touching the node or any of its neighbours; on a
+    /// grid those listed for the node's tile.
+    pub fn reaches_near(&self, node: usize) -> &[u32] {
+        match &self.near {
+            Near::Nodes(near) => near.row(node),
+            Near::Tiles(tiles) => tiles.of_cell(node),
         }
-        let mut near: Vec<u32> = Vec::with_capacity(24);
-        near.extend_from_slice(self.reaches_at(node));
-        for j in surface.neighbors(node) {
-            near.extend_from_slice(self.reaches_at(j));
-        }
-        near.sort_unstable();
-        near.dedup();
-        Cow::Owned(near)
     }
 
     /// The reach that starts at node `n` (the edge to its receiver), if `n` is a river node
@@ -476,7 +470,7 @@ impl Carve {
 
     /// Reaches touching node `n` (as upstream or downstream end), ascending.
     pub fn reaches_at(&self, n: usize) -> &[u32] {
-        &self.ids[self.offsets[n] as usize..self.offsets[n + 1] as usize]
+        self.touching.row(n)
     }
 
     /// The carved and the natural ground at `p`, a point on `surface` (a unit direction on
@@ -492,7 +486,7 @@ impl Carve {
         }
         let node = surface.nearest_node(p);
         let natural = surface.natural_near(p, node);
-        (self.cut_near(p, natural, &self.reaches_near(surface, node)), natural)
+        (self.cut_near(p, natural, self.reaches_near(node)), natural)
     }
 
     /// The carved ground at `p` given the natural ground `natural_m` there, metres, with the
@@ -583,6 +577,62 @@ fn collar_radius_m(reach: &Reach) -> f64 {
     2.5 * reach.half_width_m + 10.0
 }
 
+/// Where [`Carve::reaches_near`] looks.
+#[derive(Debug, Clone)]
+enum Near {
+    /// On the sphere, every node's list.
+    Nodes(Rows),
+    /// On a grid, every tile's list.
+    Tiles(Tiles),
+}
+
+/// Lists of reach ids in CSR form: row `i` is `ids[offsets[i]..offsets[i + 1]]`.
+#[derive(Debug, Clone)]
+struct Rows {
+    offsets: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl From<(Vec<u32>, Vec<u32>)> for Rows {
+    fn from((offsets, ids): (Vec<u32>, Vec<u32>)) -> Self {
+        Rows { offsets, ids }
+    }
+}
+
+impl Rows {
+    fn row(&self, i: usize) -> &[u32] {
+        &self.ids[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
+/// The reaches touching each node of `surface` or any of its neighbours, ascending.
+fn near_nodes<S: Surface>(surface: &S, reaches: &[Reach]) -> Rows {
+    // Each node's ids arrive in reach order, a reach twice where it touches the node along
+    // more than one edge: those repeats are side by side, and dropped.
+    let pairs = || {
+        reaches.iter().zip(0u32..).flat_map(|(r, k)| {
+            [r.from.index(), r.to.index()]
+                .into_iter()
+                .flat_map(|end| std::iter::once(end).chain(surface.neighbors(end)))
+                .map(move |node| (node, k))
+        })
+    };
+    let listed = Rows::from(csr(surface.len(), pairs));
+    let mut offsets = Vec::with_capacity(listed.offsets.len());
+    let mut ids = Vec::with_capacity(listed.ids.len());
+    offsets.push(0);
+    for node in 0..surface.len() {
+        let row = listed.row(node);
+        for (k, &id) in row.iter().enumerate() {
+            if k == 0 || row[k - 1] != id {
+                ids.push(id);
+            }
+        }
+        offsets.push(ids.len() as u32);
+    }
+    Rows { offsets, ids }
+}
+
 /// Edge of a square tile of grid cells in [`Tiles`], cells.
 const TILE_CELLS: usize = 8;
 
@@ -594,8 +644,8 @@ struct Tiles {
     width: usize,
     /// Tiles per row.
     across: usize,
-    offsets: Vec<u32>,
-    ids: Vec<u32>,
+    /// The reaches of each tile, row by row of tiles.
+    reaches: Rows,
 }
 
 impl Tiles {
@@ -623,21 +673,20 @@ impl Tiles {
                     .flat_map(move |row| columns.clone().map(move |col| (row * across + col, k)))
             })
         };
-        let (offsets, ids) = csr(across * down, pairs);
-        Tiles { width: grid.width, across, offsets, ids }
+        Tiles { width: grid.width, across, reaches: csr(across * down, pairs).into() }
     }
 
     /// The reaches listed for the tile holding cell `i`.
     fn of_cell(&self, i: usize) -> &[u32] {
         let (row, col) = (i / self.width, i % self.width);
         let t = (row / TILE_CELLS) * self.across + col / TILE_CELLS;
-        &self.ids[self.offsets[t] as usize..self.offsets[t + 1] as usize]
+        self.reaches.row(t)
     }
 }
 
-/// CSR of the reaches touching each node.
-fn index(n: usize, reaches: &[Reach]) -> (Vec<u32>, Vec<u32>) {
-    csr(n, || reaches.iter().zip(0u32..).flat_map(|(r, k)| [(r.from.index(), k), (r.to.index(), k)]))
+/// The reaches touching each of `n` nodes.
+fn index(n: usize, reaches: &[Reach]) -> Rows {
+    csr(n, || reaches.iter().zip(0u32..).flat_map(|(r, k)| [(r.from.index(), k), (r.to.index(), k)])).into()
 }
 
 #[cfg(test)]

@@ -306,9 +306,9 @@ impl HeightmapWorld {
             return DVec3::ZERO;
         }
         let p = self.surface().position(i);
-        let ids = self.carve.reaches_near(&self.surface(), i);
+        let ids = self.carve.reaches_near(i);
         let along = |reach: &Reach| (reach.end - reach.start).normalize_or_zero();
-        mean_flow(&self.carve.reaches, &self.water.reach_flows, &ids, p, 1.0, along)
+        mean_flow(&self.carve.reaches, &self.water.reach_flows, ids, p, 1.0, along)
     }
 
     /// The main river's cells from its source to its mouth: down from the river cell with

@@ -37,17 +37,17 @@ impl<S: Surface> WaterView<'_, S> {
         if let Some(level_m) = self.sea_level_m.filter(|&sea| natural < sea) {
             return Some(Water { level_m, body: Body::Sea });
         }
-        let near = self.carve.reaches_near(&self.surface, node);
-        let ground = self.carve.cut_near(p, natural, &near);
-        self.water_on(p, node, &near, ground)
+        let near = self.carve.reaches_near(node);
+        let ground = self.carve.cut_near(p, natural, near);
+        self.water_on(p, node, near, ground)
     }
 
     /// The carved ground at `p` (nearest node `node`), metres, and the still water over it
     /// as [`WaterView::water_near`] gives it.
     pub fn ground_and_water_near(&self, p: DVec3, node: usize) -> (f64, Option<Water>) {
-        let near = self.carve.reaches_near(&self.surface, node);
-        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), &near);
-        (ground, self.water_on(p, node, &near, ground))
+        let near = self.carve.reaches_near(node);
+        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), near);
+        (ground, self.water_on(p, node, near, ground))
     }
 
     /// The still water over carved ground `ground_m` at `p` (nearest node `node`, reaches
@@ -65,10 +65,10 @@ impl<S: Surface> WaterView<'_, S> {
     /// river or lake level (ignoring the sea), held [`SEA_CLEARANCE_M`] under the sea
     /// surface where the sea also covers the ground; `None` when no river or lake.
     pub fn inland_surface_near(&self, p: DVec3, node: usize) -> Option<f64> {
-        let near = self.carve.reaches_near(&self.surface, node);
-        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), &near);
-        let river = self.river_level(p, &near);
-        let level = match (river, self.lake_level(p, node, &near, ground, river)) {
+        let near = self.carve.reaches_near(node);
+        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), near);
+        let river = self.river_level(p, near);
+        let level = match (river, self.lake_level(p, node, near, ground, river)) {
             (Some(r), Some(l)) => r.max(l),
             (r, l) => r.or(l)?,
         };
