@@ -12,7 +12,7 @@ use crate::drainage::{Drainage, NodeKind};
 use crate::ground::grid::Grid;
 use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
-use crate::math::geometry::{bell, csr, segment_projection, smoothstep};
+use crate::math::geometry::{bell, csr, segment_projection, smoothstep, Rows};
 use crate::settings::WorldSettings;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -586,25 +586,6 @@ enum Near {
     Tiles(Tiles),
 }
 
-/// Lists of reach ids in CSR form: row `i` is `ids[offsets[i]..offsets[i + 1]]`.
-#[derive(Debug, Clone)]
-struct Rows {
-    offsets: Vec<u32>,
-    ids: Vec<u32>,
-}
-
-impl From<(Vec<u32>, Vec<u32>)> for Rows {
-    fn from((offsets, ids): (Vec<u32>, Vec<u32>)) -> Self {
-        Rows { offsets, ids }
-    }
-}
-
-impl Rows {
-    fn row(&self, i: usize) -> &[u32] {
-        &self.ids[self.offsets[i] as usize..self.offsets[i + 1] as usize]
-    }
-}
-
 /// The reaches touching each node of `surface` or any of its neighbours, ascending.
 fn near_nodes<S: Surface>(surface: &S, reaches: &[Reach]) -> Rows {
     // Each node's ids arrive in reach order, a reach twice where it touches the node along
@@ -617,20 +598,9 @@ fn near_nodes<S: Surface>(surface: &S, reaches: &[Reach]) -> Rows {
                 .map(move |node| (node, k))
         })
     };
-    let listed = Rows::from(csr(surface.len(), pairs));
-    let mut offsets = Vec::with_capacity(listed.offsets.len());
-    let mut ids = Vec::with_capacity(listed.ids.len());
-    offsets.push(0);
-    for node in 0..surface.len() {
-        let row = listed.row(node);
-        for (k, &id) in row.iter().enumerate() {
-            if k == 0 || row[k - 1] != id {
-                ids.push(id);
-            }
-        }
-        offsets.push(ids.len() as u32);
-    }
-    Rows { offsets, ids }
+    let mut near = csr(surface.len(), pairs);
+    near.dedup_rows();
+    near
 }
 
 /// Edge of a square tile of grid cells in [`Tiles`], cells.
@@ -673,7 +643,7 @@ impl Tiles {
                     .flat_map(move |row| columns.clone().map(move |col| (row * across + col, k)))
             })
         };
-        Tiles { width: grid.width, across, reaches: csr(across * down, pairs).into() }
+        Tiles { width: grid.width, across, reaches: csr(across * down, pairs) }
     }
 
     /// The reaches listed for the tile holding cell `i`.
@@ -686,7 +656,7 @@ impl Tiles {
 
 /// The reaches touching each of `n` nodes.
 fn index(n: usize, reaches: &[Reach]) -> Rows {
-    csr(n, || reaches.iter().zip(0u32..).flat_map(|(r, k)| [(r.from.index(), k), (r.to.index(), k)])).into()
+    csr(n, || reaches.iter().zip(0u32..).flat_map(|(r, k)| [(r.from.index(), k), (r.to.index(), k)]))
 }
 
 #[cfg(test)]

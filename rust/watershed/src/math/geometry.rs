@@ -34,13 +34,43 @@ pub(crate) fn smoothstep(lo: f64, hi: f64, x: f64) -> f64 {
     t * t * (3.0 - 2.0 * t)
 }
 
-/// Compressed rows (CSR) from `(row, value)` pairs over `rows` rows: `offsets` (`rows + 1`
-/// of them) and `values`, row `i` being `values[offsets[i]..offsets[i + 1]]` in the order
+/// Lists of values in compressed rows (CSR): row `i` is `values[offsets[i]..offsets[i + 1]]`.
+#[derive(Debug, Clone)]
+pub(crate) struct Rows {
+    offsets: Vec<u32>,
+    values: Vec<u32>,
+}
+
+impl Rows {
+    /// Row `i`'s values.
+    pub(crate) fn row(&self, i: usize) -> &[u32] {
+        &self.values[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// Drops every value equal to the one before it in its row, in place.
+    pub(crate) fn dedup_rows(&mut self) {
+        let mut kept = 0;
+        for i in 0..self.offsets.len() - 1 {
+            let (start, end) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+            self.offsets[i] = kept as u32;
+            for k in start..end {
+                let value = self.values[k];
+                if kept == self.offsets[i] as usize || self.values[kept - 1] != value {
+                    self.values[kept] = value;
+                    kept += 1;
+                }
+            }
+        }
+        if let Some(last) = self.offsets.last_mut() {
+            *last = kept as u32;
+        }
+        self.values.truncate(kept);
+    }
+}
+
+/// Compressed rows from `(row, value)` pairs over `rows` rows, each row's values in the order
 /// the pairs came. `pairs` is called twice (count, then fill) and must give the same pairs.
-pub(crate) fn csr<I: Iterator<Item = (usize, u32)>>(
-    rows: usize,
-    pairs: impl Fn() -> I,
-) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn csr<I: Iterator<Item = (usize, u32)>>(rows: usize, pairs: impl Fn() -> I) -> Rows {
     let mut offsets = vec![0u32; rows + 1];
     for (row, _) in pairs() {
         offsets[row + 1] += 1;
@@ -54,7 +84,7 @@ pub(crate) fn csr<I: Iterator<Item = (usize, u32)>>(
         values[fill[row] as usize] = value;
         fill[row] += 1;
     }
-    (offsets, values)
+    Rows { offsets, values }
 }
 
 #[cfg(test)]
@@ -73,9 +103,19 @@ mod tests {
     #[test]
     fn csr_keeps_each_rows_values_in_arrival_order() {
         let pairs = [(2, 7), (0, 1), (2, 3), (0, 9)];
-        let (offsets, values) = csr(4, || pairs.iter().copied());
-        assert_eq!(offsets, [0, 2, 2, 4, 4]);
-        assert_eq!(values, [1, 9, 7, 3]);
+        let rows = csr(4, || pairs.iter().copied());
+        assert_eq!(rows.offsets, [0, 2, 2, 4, 4]);
+        assert_eq!(rows.values, [1, 9, 7, 3]);
+    }
+
+    #[test]
+    fn dedup_drops_repeats_side_by_side_within_a_row_only() {
+        let pairs = [(0, 4), (0, 4), (0, 5), (0, 4), (2, 4), (2, 6), (2, 6), (2, 6), (3, 6)];
+        let mut rows = csr(5, || pairs.iter().copied());
+        rows.dedup_rows();
+        assert_eq!(rows.offsets, [0, 3, 3, 5, 6, 6]);
+        assert_eq!(rows.values, [4, 5, 4, 4, 6, 6]);
+        assert_eq!(rows.row(2), [4, 6]);
     }
 
     #[test]
