@@ -671,16 +671,32 @@ impl Router {
         heights: &[f64],
         params: &DrainageParams,
     ) -> &Routing {
+        self.receivers(topo, heights, params);
+        let Routing { receivers, order, catchment_m2, .. } = &mut self.routing;
+        order_and_catchment_into(topo, receivers, order, catchment_m2, &mut self.donors);
+        &self.routing
+    }
+
+    /// The receivers and the fill of [`route`] alone, into this router's memory, for a
+    /// caller that orders the nodes itself: (receivers, fill in metres).
+    ///
+    /// # Panics
+    /// If `heights.len() != topo.len()`.
+    pub(crate) fn receivers<T: Topology>(
+        &mut self,
+        topo: &T,
+        heights: &[f64],
+        params: &DrainageParams,
+    ) -> (&[Outlet], &[f64]) {
         assert_eq!(heights.len(), topo.len(), "one height per node");
         let never = AtomicBool::new(false);
         if flood_into(topo, heights, params, 0.0, &never, Shortcuts::BOTH, &mut self.flood).is_none() {
             unreachable!("nothing sets the flag")
         }
-        let Routing { receivers, filled_m, order, catchment_m2 } = &mut self.routing;
+        let Routing { receivers, filled_m, .. } = &mut self.routing;
         std::mem::swap(filled_m, &mut self.flood.filled);
         receivers_into(topo, &self.flood.outlet, &self.flood.routing, receivers);
-        order_and_catchment_into(topo, receivers, order, catchment_m2, &mut self.donors);
-        &self.routing
+        (receivers, filled_m)
     }
 }
 
@@ -845,7 +861,7 @@ fn order_and_catchment<T: Topology>(topo: &T, receivers: &[Outlet]) -> (Vec<u32>
 }
 
 /// [`order_and_catchment`] into `order` and `area`; `donors` is scratch.
-fn order_and_catchment_into<T: Topology>(
+pub(crate) fn order_and_catchment_into<T: Topology>(
     topo: &T,
     receivers: &[Outlet],
     order: &mut Vec<u32>,

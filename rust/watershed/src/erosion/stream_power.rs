@@ -4,7 +4,7 @@
 //! (lakes fill with sediment, then spill), so no step leaves a false sink.
 
 use super::{ErosionReport, FrameSink};
-use crate::drainage::{DrainageParams, Outlet, Router};
+use crate::drainage::{order_and_catchment_into, DrainageParams, Outlet, Router};
 use crate::ground::grid::Grid;
 use crate::ground::topology::Topology;
 use rayon::prelude::*;
@@ -91,9 +91,14 @@ pub fn erode_stream_power<T: Topology>(
 #[derive(Debug, Default)]
 pub(crate) struct StepBuffers {
     router: Router,
+    /// Every node after the node it drains to.
+    order: Vec<u32>,
+    catchment: Vec<f64>,
     power: Vec<f64>,
     state: Vec<u8>,
     chain: Vec<usize>,
+    kahn: Vec<u32>,
+    donors: Vec<u32>,
     fixed: Vec<bool>,
     other: Vec<f64>,
     /// The largest diffusion stiffness of the whole surface, per m², when the steps run on
@@ -111,35 +116,48 @@ pub(crate) fn stream_power_step<T: Topology>(
     tectonics: &Tectonics,
     buffers: &mut StepBuffers,
 ) {
-    let StepBuffers { router, power, state, chain, fixed, other, whole_stiffness } = buffers;
-    let routing = router.route(topo, heights, outlets);
+    let StepBuffers {
+        router,
+        order,
+        catchment,
+        power,
+        state,
+        chain,
+        kahn,
+        donors,
+        fixed,
+        other,
+        whole_stiffness,
+    } = buffers;
+    let (receivers, filled_m) = router.receivers(topo, heights, outlets);
+    order.clear();
+    receivers_first(receivers, state, chain, |i| order.push(i as u32));
+    catchments(topo, receivers, order, catchment, kahn, donors);
     let dt = model.dt_yr;
-    area_power(&routing.catchment_m2, model.m, power);
-    receivers_first(&routing.receivers, state, chain, |i| {
-        let Outlet::Flows(r) = routing.receivers[i] else { return };
+    area_power(catchment, model.m, power);
+    for i in order.iter().map(|&i| i as usize) {
+        let Outlet::Flows(r) = receivers[i] else { continue };
         if tectonics.held[i] {
-            return;
+            continue;
         }
         let r = r.index();
         let lifted = heights[i] + tectonics.uplift_share[i] * model.uplift_m_per_yr * dt;
-        if routing.filled_m[i] > heights[i] {
-            heights[i] = if routing.filled_m[i] - heights[i] > model.lake_min_depth_m {
+        if filled_m[i] > heights[i] {
+            heights[i] = if filled_m[i] - heights[i] > model.lake_min_depth_m {
                 lifted // deep enough to stay a lake: only the rock moves
             } else {
                 // A shallow pit: it fills with sediment up to its spill level, never above
                 // the receiver's new height, so the flood sees a flat, not a pit.
-                lifted.max(routing.filled_m[i].min(heights[r]))
+                lifted.max(filled_m[i].min(heights[r]))
             };
-            return;
+            continue;
         }
         let f = model.k * dt * power[i] / topo.distance_m(i, r);
         heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]).max(tectonics.floor_m);
-    });
+    }
     if model.diffusion_m2_per_yr > 0.0 {
         fixed.clear();
-        fixed.extend(
-            routing.receivers.iter().zip(&tectonics.held).map(|(o, &held)| held || o.receiver().is_none()),
-        );
+        fixed.extend(receivers.iter().zip(&tectonics.held).map(|(o, &held)| held || o.receiver().is_none()));
         diffuse(topo, heights, fixed, model.diffusion_m2_per_yr * dt, *whole_stiffness, other);
         if tectonics.floor_m > f64::NEG_INFINITY {
             for (h, _) in heights.iter_mut().zip(fixed.iter()).filter(|(_, &fixed)| !fixed) {
@@ -147,6 +165,44 @@ pub(crate) fn stream_power_step<T: Topology>(
             }
         }
     }
+}
+
+/// The area draining through each node, its own included (m²), into `catchment`: the
+/// drainage's catchments bit for bit, which it sums in Kahn's order
+/// ([`order_and_catchment_into`]). Where every node has the same area and any sum of such
+/// areas is exact (grids of whole or binary-fraction square metres), every order gives
+/// those bits, so the areas are summed back up `order` (each node after the node it
+/// drains to), without Kahn's jumps across the surface. `kahn` and `donors` are scratch.
+fn catchments<T: Topology>(
+    topo: &T,
+    receivers: &[Outlet],
+    order: &[u32],
+    catchment: &mut Vec<f64>,
+    kahn: &mut Vec<u32>,
+    donors: &mut Vec<u32>,
+) {
+    let Some(grid) = topo.grid().filter(|grid| sums_exactly(grid.cell_m * grid.cell_m, topo.len())) else {
+        order_and_catchment_into(topo, receivers, kahn, catchment, donors);
+        return;
+    };
+    catchment.clear();
+    catchment.resize(topo.len(), grid.cell_m * grid.cell_m);
+    for i in order.iter().rev().map(|&i| i as usize) {
+        if let Some(r) = receivers[i].receiver() {
+            catchment[r.index()] += catchment[i];
+        }
+    }
+}
+
+/// Whether every sum of up to `n` terms of `a` (each term `a` itself or such a sum) is
+/// exact: whether `n` times the odd part of `a`'s significand fits in a significand.
+fn sums_exactly(a: f64, n: usize) -> bool {
+    if !a.is_normal() || a < 0.0 {
+        return false;
+    }
+    let significand = a.to_bits() & ((1 << 52) - 1) | 1 << 52;
+    let odd = significand >> significand.trailing_zeros();
+    u128::from(odd) * n as u128 <= 1 << 53
 }
 
 /// Calls `visit` on every node after the node it drains to: down each receiver chain from
@@ -449,6 +505,51 @@ mod tests {
             |i| cyclic.push(i),
         );
         assert_eq!(cyclic, vec![0, 3, 4]);
+    }
+
+    /// Summed back up the receivers-first order, or through Kahn's order where sums of the
+    /// cell area are not exact, the catchments carry the drainage's bits.
+    #[test]
+    fn catchments_are_the_drainage_s_bit_for_bit() {
+        let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        for cell_m in [1.0, 2.0, 0.5, 0.3, 1.7] {
+            let grid = Grid { width: 23, height: 17, cell_m };
+            let n = grid.len();
+            let z: Vec<f64> =
+                (0..n).map(|i| ((i * 7919) % 23) as f64 * 0.37 + (i as f64 * 0.1).sin()).collect();
+            let routing = route(&grid, &z, &edge_outlets());
+            let mut order = Vec::new();
+            receivers_first(&routing.receivers, &mut Vec::new(), &mut Vec::new(), |i| order.push(i as u32));
+            let mut catchment = Vec::new();
+            catchments(&grid, &routing.receivers, &order, &mut catchment, &mut Vec::new(), &mut Vec::new());
+            assert_eq!(bits(&catchment), bits(&routing.catchment_m2), "cells of {cell_m} m");
+            if cell_m == 0.3 {
+                // Summed back up the order, these areas would round differently somewhere:
+                // what the fallback to Kahn's order is for.
+                let mut reversed = vec![cell_m * cell_m; n];
+                for i in order.iter().rev().map(|&i| i as usize) {
+                    if let Some(r) = routing.receivers[i].receiver() {
+                        reversed[r.index()] += reversed[i];
+                    }
+                }
+                assert_ne!(bits(&reversed), bits(&routing.catchment_m2));
+            }
+        }
+    }
+
+    /// Sums of an area are exact while the count times the odd part of its significand fits
+    /// in 53 bits.
+    #[test]
+    fn sums_are_exact_for_whole_and_binary_fraction_areas_within_the_significand() {
+        assert!(sums_exactly(1.0, 1 << 53));
+        assert!(!sums_exactly(1.0, (1 << 53) + 1));
+        assert!(sums_exactly(0.25, 1 << 50));
+        assert!(sums_exactly(3.0, 1 << 51));
+        assert!(!sums_exactly(3.0, 1 << 52));
+        assert!(sums_exactly(0.3 * 0.3, 2), "a doubling is exact");
+        assert!(!sums_exactly(0.3 * 0.3, 1000));
+        assert!(!sums_exactly(0.0, 1));
+        assert!(!sums_exactly(f64::NAN, 1));
     }
 
     /// The grid's inner-cell offsets give the same bytes as the general rule, sub-step for
