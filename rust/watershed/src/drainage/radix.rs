@@ -10,13 +10,13 @@ pub(crate) struct RadixHeap {
     /// Bucket `b` holds the pairs whose highest bit differing from `last` is bit `b − 1`
     /// (bucket 0: equal to `last`). Packed pairs have 96 bits, so 97 buckets hold them all.
     buckets: [Vec<u128>; 97],
-    /// Bit `b` is set when bucket `b` holds a pair.
-    occupied: u128,
+    /// Bit `b % 64` of word `b / 64` is set when bucket `b` holds a pair.
+    occupied: [u64; 2],
 }
 
 impl RadixHeap {
     pub(crate) fn new() -> Self {
-        RadixHeap { last: 0, buckets: std::array::from_fn(|_| Vec::new()), occupied: 0 }
+        RadixHeap { last: 0, buckets: std::array::from_fn(|_| Vec::new()), occupied: [0; 2] }
     }
 
     /// Moves `packed` into the bucket its highest bit differing from `last` names.
@@ -24,7 +24,7 @@ impl RadixHeap {
     fn file(&mut self, packed: u128) {
         let b = (128 - (packed ^ self.last).leading_zeros()) as usize;
         self.buckets[b].push(packed);
-        self.occupied |= 1 << b;
+        self.occupied[b >> 6] |= 1 << (b & 63);
     }
 
     /// Queues `node` at `level` (an order-preserving integer key).
@@ -48,14 +48,15 @@ impl RadixHeap {
     /// The lowest queued pair's node, or `None` when empty.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<u32> {
-        if self.occupied == 0 {
-            return None;
-        }
-        if self.occupied & 1 == 0 {
+        if self.occupied[0] & 1 == 0 {
             // The lowest non-empty bucket holds the next pair: it becomes `last`, and the
             // bucket's other pairs move to lower buckets.
-            let b = self.occupied.trailing_zeros() as usize;
-            self.occupied &= !(1 << b);
+            let b = match self.occupied {
+                [0, 0] => return None,
+                [0, high] => 64 + high.trailing_zeros() as usize,
+                [low, _] => low.trailing_zeros() as usize,
+            };
+            self.occupied[b >> 6] &= !(1 << (b & 63));
             let mut spilled = std::mem::take(&mut self.buckets[b]);
             self.last = spilled.iter().copied().min()?;
             for &packed in &spilled {
@@ -66,7 +67,7 @@ impl RadixHeap {
         }
         let popped = self.buckets[0].pop();
         if self.buckets[0].is_empty() {
-            self.occupied &= !1;
+            self.occupied[0] &= !1;
         }
         popped.map(|packed| packed as u32)
     }
