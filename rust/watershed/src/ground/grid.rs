@@ -34,13 +34,14 @@ impl Grid {
     }
 }
 
-/// The neighbours of one cell: bit `k` of `present` set for each direction `k` that stays on
-/// the grid, in ascending index order: up-left, up, up-right, left, right, down-left, down,
-/// down-right.
-struct Neighbours {
-    cell: usize,
-    width: usize,
-    present: u8,
+/// The neighbours of one cell, in ascending index order: up-left, up, up-right, left,
+/// right, down-left, down, down-right, those that stay on the grid.
+enum Neighbours {
+    /// A cell away from the rim: all eight, by index offsets.
+    Inner(std::array::IntoIter<usize, 8>),
+    /// A cell on the rim: bit `k` of `present` set for each direction `k` that stays on the
+    /// grid.
+    Rim { cell: usize, width: usize, present: u8 },
 }
 
 impl Iterator for Neighbours {
@@ -48,12 +49,17 @@ impl Iterator for Neighbours {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        if self.present == 0 {
-            return None;
+        match self {
+            Neighbours::Inner(around) => around.next(),
+            Neighbours::Rim { cell, width, present } => {
+                if *present == 0 {
+                    return None;
+                }
+                let k = present.trailing_zeros() as usize;
+                *present &= *present - 1;
+                Some(towards(*cell, *width, k))
+            }
         }
-        let k = self.present.trailing_zeros() as usize;
-        self.present &= self.present - 1;
-        Some(towards(self.cell, self.width, k))
     }
 }
 
@@ -79,6 +85,9 @@ impl Topology for Grid {
     fn neighbors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         let (w, h) = (self.width, self.height);
         let (row, col) = (i / w, i % w);
+        if row > 0 && row + 1 < h && col > 0 && col + 1 < w {
+            return Neighbours::Inner(self.inner_neighbours(i).into_iter());
+        }
         let mut present = u8::MAX;
         if row == 0 {
             present &= !0b0000_0111;
@@ -92,7 +101,7 @@ impl Topology for Grid {
         if col + 1 == w {
             present &= !0b1001_0100;
         }
-        Neighbours { cell: i, width: w, present }
+        Neighbours::Rim { cell: i, width: w, present }
     }
 
     #[inline]
