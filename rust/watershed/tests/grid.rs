@@ -104,6 +104,33 @@ fn dry_grid_drains_to_its_lowest_cell() {
     assert_eq!(d.stats.no_path, 0);
 }
 
+/// With a sea and edge outlets both, a rim cell under the sea drains to the sea and one
+/// above it to the edge; an inner cell under the sea is sea too.
+#[test]
+fn rim_cells_under_the_sea_are_sea_and_the_rest_of_the_rim_edge() {
+    let grid = Grid { width: 4, height: 3, cell_m: 1.0 };
+    #[rustfmt::skip]
+    let dem = [
+        0.0, 5.0, 5.0, 5.0,
+        0.0, 0.5, 5.0, 5.0,
+        5.0, 5.0, 5.0, 0.0,
+    ];
+    let params = DrainageParams::outlets(Some(1.0), true);
+    for receivers in [route(&grid, &dem, &params).receivers, route(&PlainGrid(grid), &dem, &params).receivers]
+    {
+        let outlets: Vec<Option<Outlet>> =
+            receivers.iter().map(|r| r.receiver().is_none().then_some(*r)).collect();
+        let (sea, edge) = (Some(Outlet::Sea), Some(Outlet::Edge));
+        #[rustfmt::skip]
+        let expected = [
+            sea, edge, edge, edge,
+            sea, sea, None, edge,
+            edge, edge, edge, sea,
+        ];
+        assert_eq!(outlets, expected);
+    }
+}
+
 /// A grid's index-offset fast paths route exactly as the general neighbour rule does: the
 /// same receivers, order and catchments, bit for bit, with pits, flats, sea and edges, on a
 /// narrow grid and a wide one, and with heights in half metres, so neighbours often stand
@@ -128,10 +155,15 @@ fn grid_fast_paths_route_like_the_general_rule() {
     }
 }
 
-/// Routes `dem` on `grid` with and without the grid's fast paths, to the map edge and to a
-/// sea, and checks both give the same bits.
+/// Routes `dem` on `grid` with and without the grid's fast paths, to the map edge, to a
+/// sea and to both, and checks both give the same bits.
 fn routes_alike(grid: Grid, dem: &[f64]) {
-    for params in [DrainageParams::outlets(None, true), DrainageParams::outlets(Some(1.0), false)] {
+    let outlets = [
+        DrainageParams::outlets(None, true),
+        DrainageParams::outlets(Some(1.0), false),
+        DrainageParams::outlets(Some(1.0), true),
+    ];
+    for params in outlets {
         let (fast, plain) = (route(&grid, dem, &params), route(&PlainGrid(grid), dem, &params));
         assert_eq!(fast.receivers, plain.receivers);
         assert_eq!(fast.order, plain.order);

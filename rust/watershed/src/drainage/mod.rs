@@ -325,15 +325,24 @@ fn flood_into<T: Topology>(
     let n = topo.len();
     let FloodBuffers { outlet, filled, routing, closed, stack, pit, slope } = buffers;
     outlet.clear();
-    outlet.extend((0..n).map(|i| {
-        if params.sea_level_m.is_some_and(|s| heights[i] < s) {
-            Some(Outlet::Sea)
-        } else if params.edge_outlets && topo.on_edge(i) {
-            Some(Outlet::Edge)
-        } else {
-            None
+    outlet.extend(heights.iter().map(|&h| params.sea_level_m.is_some_and(|s| h < s).then_some(Outlet::Sea)));
+    if params.edge_outlets {
+        let mut edge = |i: usize| {
+            if outlet[i].is_none() {
+                outlet[i] = Some(Outlet::Edge);
+            }
+        };
+        match topo.grid() {
+            // A grid's rim row by row, without working out every cell's row and column.
+            Some(grid) => {
+                for row in 0..grid.height {
+                    let (first, last) = grid.inner_columns(row);
+                    (0..first).chain(last..grid.width).for_each(|col| edge(row * grid.width + col));
+                }
+            }
+            None => (0..n).filter(|&i| topo.on_edge(i)).for_each(edge),
         }
-    }));
+    }
     if n > 0 && outlet.iter().all(Option::is_none) {
         let lowest = (0..n).min_by(|&a, &b| heights[a].total_cmp(&heights[b]).then(a.cmp(&b))).unwrap_or(0);
         outlet[lowest] = Some(Outlet::Sink);
