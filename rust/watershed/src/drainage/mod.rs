@@ -452,9 +452,10 @@ fn lowest_of(routing: &[f64], i: usize, around: impl Iterator<Item = usize>) -> 
 /// them: the first of the lowest is the one with the lowest index, so no index is compared.
 #[inline(always)]
 fn lowest_of_ascending(routing: &[f64], i: usize, around: [usize; 8]) -> Option<usize> {
-    let mut best = i;
+    let (mut best, mut low) = (i, routing[i]);
     for j in around {
-        best = if routing[j] < routing[best] { j } else { best };
+        let z = routing[j];
+        (best, low) = if z < low { (j, z) } else { (best, low) };
     }
     (best != i).then_some(best)
 }
