@@ -8,11 +8,13 @@
 //! sea's storm crest, which makes them bays; flow accumulates area in topological order.
 
 pub mod grid;
+mod order;
 mod radix;
 
 use crate::cancel;
 use crate::ground::topology::{NodeId, Topology};
 use crate::settings::WorldSettings;
+pub(crate) use order::{order_and_catchment_into, OrderScratch};
 use radix::RadixHeap;
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -667,7 +669,7 @@ pub fn route<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) ->
 pub(crate) struct Router {
     routing: Routing,
     flood: FloodBuffers,
-    donors: Vec<u32>,
+    order: OrderScratch,
 }
 
 impl Router {
@@ -683,7 +685,7 @@ impl Router {
     ) -> &Routing {
         self.receivers(topo, heights, params);
         let Routing { receivers, order, catchment_m2, .. } = &mut self.routing;
-        order_and_catchment_into(topo, receivers, order, catchment_m2, &mut self.donors);
+        order_and_catchment_into(topo, receivers, order, catchment_m2, &mut self.order);
         &self.routing
     }
 
@@ -861,47 +863,11 @@ fn depressions<T: Topology>(
     (lake_id, lakes, bays)
 }
 
-/// Nodes ordered so every node comes after all nodes draining into it (Kahn, FIFO from the
-/// sources in index order; nodes on a receiver cycle are left out), and the area draining
-/// through each node, its own included (m²), summed in that order as each node is taken.
+/// The order and catchments of [`order_and_catchment_into`], allocated anew.
 fn order_and_catchment<T: Topology>(topo: &T, receivers: &[Outlet]) -> (Vec<u32>, Vec<f64>) {
     let (mut order, mut area) = (Vec::new(), Vec::new());
-    order_and_catchment_into(topo, receivers, &mut order, &mut area, &mut Vec::new());
+    order_and_catchment_into(topo, receivers, &mut order, &mut area, &mut OrderScratch::default());
     (order, area)
-}
-
-/// [`order_and_catchment`] into `order` and `area`; `donors` is scratch.
-pub(crate) fn order_and_catchment_into<T: Topology>(
-    topo: &T,
-    receivers: &[Outlet],
-    order: &mut Vec<u32>,
-    area: &mut Vec<f64>,
-    donors: &mut Vec<u32>,
-) {
-    let n = receivers.len();
-    donors.clear();
-    donors.resize(n, 0);
-    for r in receivers.iter().filter_map(|r| r.receiver()) {
-        donors[r.index()] += 1;
-    }
-    area.clear();
-    area.extend((0..n).map(|i| topo.area_m2(i)));
-    order.clear();
-    order.reserve(n);
-    order.extend((0..n).filter(|&i| donors[i] == 0).map(|i| i as u32));
-    let mut k = 0;
-    while k < order.len() {
-        let i = order[k] as usize;
-        if let Some(r) = receivers[i].receiver() {
-            let r = r.index();
-            area[r] += area[i];
-            donors[r] -= 1;
-            if donors[r] == 0 {
-                order.push(r as u32);
-            }
-        }
-        k += 1;
-    }
 }
 
 /// Strahler order of every river node: 1 at a source, +1 where two streams of the highest

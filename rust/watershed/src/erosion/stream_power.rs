@@ -4,7 +4,7 @@
 //! (lakes fill with sediment, then spill), so no step leaves a false sink.
 
 use super::{ErosionReport, FrameSink};
-use crate::drainage::{order_and_catchment_into, DrainageParams, Outlet, Router};
+use crate::drainage::{order_and_catchment_into, DrainageParams, OrderScratch, Outlet, Router};
 use crate::ground::grid::Grid;
 use crate::ground::topology::Topology;
 use rayon::prelude::*;
@@ -91,14 +91,11 @@ pub fn erode_stream_power<T: Topology>(
 #[derive(Debug, Default)]
 pub(crate) struct StepBuffers {
     router: Router,
-    /// Every node after the node it drains to.
+    /// Every node after the nodes that drain into it.
     order: Vec<u32>,
     catchment: Vec<f64>,
     power: Vec<f64>,
-    state: Vec<u8>,
-    chain: Vec<usize>,
-    kahn: Vec<u32>,
-    donors: Vec<u32>,
+    scratch: OrderScratch,
     fixed: Vec<bool>,
     other: Vec<f64>,
     /// The largest diffusion stiffness of the whole surface, per m², when the steps run on
@@ -116,26 +113,12 @@ pub(crate) fn stream_power_step<T: Topology>(
     tectonics: &Tectonics,
     buffers: &mut StepBuffers,
 ) {
-    let StepBuffers {
-        router,
-        order,
-        catchment,
-        power,
-        state,
-        chain,
-        kahn,
-        donors,
-        fixed,
-        other,
-        whole_stiffness,
-    } = buffers;
+    let StepBuffers { router, order, catchment, power, scratch, fixed, other, whole_stiffness } = buffers;
     let (receivers, filled_m) = router.receivers(topo, heights, outlets);
-    order.clear();
-    receivers_first(receivers, state, chain, |i| order.push(i as u32));
-    catchments(topo, receivers, order, catchment, kahn, donors);
+    order_and_catchment_into(topo, receivers, order, catchment, scratch);
     let dt = model.dt_yr;
     area_power(catchment, model.m, power);
-    for i in order.iter().map(|&i| i as usize) {
+    for i in order.iter().rev().map(|&i| i as usize) {
         let Outlet::Flows(r) = receivers[i] else { continue };
         if tectonics.held[i] {
             continue;
@@ -163,85 +146,6 @@ pub(crate) fn stream_power_step<T: Topology>(
             for (h, _) in heights.iter_mut().zip(fixed.iter()).filter(|(_, &fixed)| !fixed) {
                 *h = h.max(tectonics.floor_m);
             }
-        }
-    }
-}
-
-/// The area draining through each node, its own included (m²), into `catchment`: the
-/// drainage's catchments bit for bit, which it sums in Kahn's order
-/// ([`order_and_catchment_into`]). Where every node has the same area and any sum of such
-/// areas is exact (grids of whole or binary-fraction square metres), every order gives
-/// those bits, so the areas are summed back up `order` (each node after the node it
-/// drains to), without Kahn's jumps across the surface. `kahn` and `donors` are scratch.
-fn catchments<T: Topology>(
-    topo: &T,
-    receivers: &[Outlet],
-    order: &[u32],
-    catchment: &mut Vec<f64>,
-    kahn: &mut Vec<u32>,
-    donors: &mut Vec<u32>,
-) {
-    let Some(grid) = topo.grid().filter(|grid| sums_exactly(grid.cell_m * grid.cell_m, topo.len())) else {
-        order_and_catchment_into(topo, receivers, kahn, catchment, donors);
-        return;
-    };
-    catchment.clear();
-    catchment.resize(topo.len(), grid.cell_m * grid.cell_m);
-    for i in order.iter().rev().map(|&i| i as usize) {
-        if let Some(r) = receivers[i].receiver() {
-            catchment[r.index()] += catchment[i];
-        }
-    }
-}
-
-/// Whether every sum of up to `n` terms of `a` (each term `a` itself or such a sum) is
-/// exact: whether `n` times the odd part of `a`'s significand fits in a significand.
-fn sums_exactly(a: f64, n: usize) -> bool {
-    if !a.is_normal() || a < 0.0 {
-        return false;
-    }
-    let significand = a.to_bits() & ((1 << 52) - 1) | 1 << 52;
-    let odd = significand >> significand.trailing_zeros();
-    u128::from(odd) * n as u128 <= 1 << 53
-}
-
-/// Calls `visit` on every node after the node it drains to: down each receiver chain from
-/// the nodes in index order, then back up it, so neighbours in the index are visited close
-/// together (the same nodes as the drainage order; nodes on a receiver cycle are left out,
-/// as that order leaves them out). `state` and `chain` are scratch.
-fn receivers_first(
-    receivers: &[Outlet],
-    state: &mut Vec<u8>,
-    chain: &mut Vec<usize>,
-    mut visit: impl FnMut(usize),
-) {
-    const NEW: u8 = 0;
-    const WALKING: u8 = 1;
-    const DONE: u8 = 2;
-    state.clear();
-    state.resize(receivers.len(), NEW);
-    chain.clear();
-    for start in 0..receivers.len() {
-        let mut i = start;
-        while state[i] == NEW {
-            state[i] = WALKING;
-            chain.push(i);
-            match receivers[i].receiver() {
-                Some(r) => i = r.index(),
-                None => break,
-            }
-        }
-        if state[i] == WALKING && receivers[i].receiver().is_some() {
-            // The walk came round to a node already on it: a cycle, left out.
-            if let Some(at) = chain.iter().position(|&c| c == i) {
-                for c in chain.drain(at..) {
-                    state[c] = DONE;
-                }
-            }
-        }
-        while let Some(c) = chain.pop() {
-            state[c] = DONE;
-            visit(c);
         }
     }
 }
@@ -475,81 +379,6 @@ mod tests {
             one_step(&grid, &mut z, &model);
             assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
         }
-    }
-
-    /// Every node the drainage order holds is visited once, after its receiver; a receiver
-    /// cycle is left out, as that order leaves it out, and what drains into it is not.
-    #[test]
-    fn receivers_come_first_and_cycles_are_left_out() {
-        let grid = Grid { width: 9, height: 7, cell_m: 1.0 };
-        let z: Vec<f64> = (0..63).map(|i| ((i * 37) % 11) as f64 + 0.1 * i as f64).collect();
-        let routing = route(&grid, &z, &edge_outlets());
-        let mut seen = Vec::new();
-        receivers_first(&routing.receivers, &mut Vec::new(), &mut Vec::new(), |i| seen.push(i));
-        let mut expected: Vec<usize> = routing.order.iter().map(|&i| i as usize).collect();
-        let mut sorted = seen.clone();
-        expected.sort_unstable();
-        sorted.sort_unstable();
-        assert_eq!(sorted, expected);
-        for (k, &i) in seen.iter().enumerate() {
-            if let Some(r) = routing.receivers[i].receiver() {
-                assert!(seen[..k].contains(&r.index()), "{i} before its receiver");
-            }
-        }
-        let flows = |j: u32| Outlet::Flows(crate::ground::topology::NodeId(j));
-        let mut cyclic = Vec::new();
-        receivers_first(
-            &[flows(1), flows(2), flows(1), Outlet::Sink, flows(0)],
-            &mut Vec::new(),
-            &mut Vec::new(),
-            |i| cyclic.push(i),
-        );
-        assert_eq!(cyclic, vec![0, 3, 4]);
-    }
-
-    /// Summed back up the receivers-first order, or through Kahn's order where sums of the
-    /// cell area are not exact, the catchments carry the drainage's bits.
-    #[test]
-    fn catchments_are_the_drainage_s_bit_for_bit() {
-        let bits = |v: &[f64]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
-        for cell_m in [1.0, 2.0, 0.5, 0.3, 1.7] {
-            let grid = Grid { width: 23, height: 17, cell_m };
-            let n = grid.len();
-            let z: Vec<f64> =
-                (0..n).map(|i| ((i * 7919) % 23) as f64 * 0.37 + (i as f64 * 0.1).sin()).collect();
-            let routing = route(&grid, &z, &edge_outlets());
-            let mut order = Vec::new();
-            receivers_first(&routing.receivers, &mut Vec::new(), &mut Vec::new(), |i| order.push(i as u32));
-            let mut catchment = Vec::new();
-            catchments(&grid, &routing.receivers, &order, &mut catchment, &mut Vec::new(), &mut Vec::new());
-            assert_eq!(bits(&catchment), bits(&routing.catchment_m2), "cells of {cell_m} m");
-            if cell_m == 0.3 {
-                // Summed back up the order, these areas would round differently somewhere:
-                // what the fallback to Kahn's order is for.
-                let mut reversed = vec![cell_m * cell_m; n];
-                for i in order.iter().rev().map(|&i| i as usize) {
-                    if let Some(r) = routing.receivers[i].receiver() {
-                        reversed[r.index()] += reversed[i];
-                    }
-                }
-                assert_ne!(bits(&reversed), bits(&routing.catchment_m2));
-            }
-        }
-    }
-
-    /// Sums of an area are exact while the count times the odd part of its significand fits
-    /// in 53 bits.
-    #[test]
-    fn sums_are_exact_for_whole_and_binary_fraction_areas_within_the_significand() {
-        assert!(sums_exactly(1.0, 1 << 53));
-        assert!(!sums_exactly(1.0, (1 << 53) + 1));
-        assert!(sums_exactly(0.25, 1 << 50));
-        assert!(sums_exactly(3.0, 1 << 51));
-        assert!(!sums_exactly(3.0, 1 << 52));
-        assert!(sums_exactly(0.3 * 0.3, 2), "a doubling is exact");
-        assert!(!sums_exactly(0.3 * 0.3, 1000));
-        assert!(!sums_exactly(0.0, 1));
-        assert!(!sums_exactly(f64::NAN, 1));
     }
 
     /// The grid's inner-cell offsets give the same bytes as the general rule, sub-step for
