@@ -307,6 +307,7 @@ struct FloodBuffers {
     routing: Vec<f64>,
     closed: Vec<bool>,
     stack: Vec<u32>,
+    rims: Vec<u32>,
     pit: VecDeque<usize>,
     slope: Vec<usize>,
 }
@@ -325,7 +326,7 @@ fn flood_into<T: Topology>(
 ) -> Option<()> {
     let above = |level: f64| (level + ramp_m).max(level.next_up());
     let n = topo.len();
-    let FloodBuffers { outlet, filled, routing, closed, stack, pit, slope } = buffers;
+    let FloodBuffers { outlet, filled, routing, closed, stack, rims, pit, slope } = buffers;
     outlet.clear();
     outlet.extend(heights.iter().map(|&h| params.sea_level_m.is_some_and(|s| h < s).then_some(Outlet::Sea)));
     if params.edge_outlets {
@@ -360,13 +361,16 @@ fn flood_into<T: Topology>(
     closed.clear();
     closed.extend(outlet.iter().map(Option::is_some));
     if shortcuts.falling {
-        falls_to_outlet(topo, heights, closed, stack);
+        falls_to_outlet(topo, heights, closed, stack, rims);
+    } else {
+        rims.clear();
+        rims.extend((0..n).filter(|&i| closed[i]).map(|i| i as u32));
     }
     // Ordered by level, then by node index: ties are broken the same way everywhere. Every
     // node queued stands higher than the one that queued it, so the queue is monotone.
     let mut heap = RadixHeap::new();
-    for i in 0..n {
-        if closed[i] && topo.neighbors(i).any(|j| !closed[j]) {
+    for i in rims.iter().map(|&i| i as usize) {
+        if topo.neighbors(i).any(|j| !closed[j]) {
             heap.push(level_key(heights[i]), i as u32);
         }
     }
@@ -415,17 +419,34 @@ fn flood_into<T: Topology>(
 }
 
 /// Marks in `reached` (the outlets on entry) every node with a path to an outlet along
-/// which the ground strictly falls; `stack` is scratch.
-fn falls_to_outlet<T: Topology>(topo: &T, heights: &[f64], reached: &mut [bool], stack: &mut Vec<u32>) {
+/// which the ground strictly falls, and lists in `rims` each of them that had a neighbour
+/// neither reached nor higher when it was reached: every reached node beside one left
+/// unreached is among them. `stack` is scratch.
+fn falls_to_outlet<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    reached: &mut [bool],
+    stack: &mut Vec<u32>,
+    rims: &mut Vec<u32>,
+) {
     stack.clear();
     stack.extend((0..topo.len()).filter(|&i| reached[i]).map(|i| i as u32));
+    rims.clear();
     while let Some(c) = stack.pop() {
         let c = c as usize;
+        let mut rim = false;
         for j in topo.neighbors(c) {
-            if !reached[j] && heights[j] > heights[c] {
-                reached[j] = true;
-                stack.push(j as u32);
+            if !reached[j] {
+                if heights[j] > heights[c] {
+                    reached[j] = true;
+                    stack.push(j as u32);
+                } else {
+                    rim = true;
+                }
             }
+        }
+        if rim {
+            rims.push(c as u32);
         }
     }
 }
@@ -960,7 +981,7 @@ mod tests {
         // drains strictly down.
         let routing: Vec<f64> = both.2.iter().map(|&b| f64::from_bits(b)).collect();
         let mut falling: Vec<bool> = both.0.iter().map(Option::is_some).collect();
-        super::falls_to_outlet(topo, z, &mut falling, &mut Vec::new());
+        super::falls_to_outlet(topo, z, &mut falling, &mut Vec::new(), &mut Vec::new());
         for i in 0..topo.len() {
             if falling[i] {
                 assert_eq!(routing[i], z[i], "{case}: falling node {i} was ramped");
