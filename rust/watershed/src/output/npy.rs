@@ -126,16 +126,16 @@ fn field<'a>(header: &'a str, key: &str) -> Option<&'a str> {
 pub trait NpyElement: Copy {
     /// The dtype string, e.g. `<f8`.
     const DESCR: &'static str;
-    /// Appends the little-endian bytes of `self`.
-    fn put(self, out: &mut Vec<u8>);
+    /// Writes the little-endian bytes of `self` into `out`, which holds exactly as many.
+    fn put(self, out: &mut [u8]);
 }
 
 macro_rules! element {
     ($t:ty, $d:literal) => {
         impl NpyElement for $t {
             const DESCR: &'static str = $d;
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
+            fn put(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
             }
         }
     };
@@ -188,18 +188,25 @@ pub fn write_to<T: NpyElement, W: std::io::Write>(
     let total = 10 + header.len() + 1;
     header.push_str(&" ".repeat((64 - total % 64) % 64));
     header.push('\n');
-    let mut chunk = Vec::with_capacity(WRITE_CHUNK_BYTES + 16);
-    chunk.extend_from_slice(b"\x93NUMPY\x01\x00");
-    chunk.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    chunk.extend_from_slice(header.as_bytes());
-    for v in values {
-        v.put(&mut chunk);
-        if chunk.len() >= WRITE_CHUNK_BYTES {
-            out.write_all(&chunk)?;
-            chunk.clear();
+    let mut preamble = b"\x93NUMPY\x01\x00".to_vec();
+    preamble.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    preamble.extend_from_slice(header.as_bytes());
+    out.write_all(&preamble)?;
+    // Each value goes straight into its own slot of the chunk, a fixed number of bytes.
+    let size = std::mem::size_of::<T>();
+    let mut values = values;
+    let mut chunk = vec![0u8; WRITE_CHUNK_BYTES.min(values.len().saturating_mul(size)).max(size)];
+    loop {
+        let mut used = 0;
+        for (slot, v) in chunk.chunks_exact_mut(size).zip(&mut values) {
+            v.put(slot);
+            used += size;
         }
+        if used == 0 {
+            return Ok(());
+        }
+        out.write_all(&chunk[..used])?;
     }
-    out.write_all(&chunk)
 }
 
 #[cfg(test)]
