@@ -489,8 +489,9 @@ fn lowest_of_ascending(routing: &[f64], i: usize, around: [usize; 8]) -> Option<
 /// If `heights.len() != topo.len()`.
 ///
 /// # Complexity
-/// O(N) amortised: each node moves through at most 96 buckets of the flood's radix queue,
-/// in practice a few.
+/// O(N) amortised: each node moves through at most 64 buckets of the flood's radix queue,
+/// in practice a few; the k nodes the queue holds at one level are sorted by index once,
+/// O(k log k).
 pub fn solve<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Drainage {
     solve_with_surfaces(topo, heights, params).0
 }

@@ -4,12 +4,16 @@
 /// Pops `(level key, node index)` pairs in ascending order, level first, then index.
 /// Every push must be at or above the last pair popped (a monotone queue); that is what
 /// makes each operation O(1) amortised instead of a binary heap's O(log n).
+///
+/// The buckets sort by level alone. The pairs at the level last popped sit in bucket 0,
+/// sorted by node, so ties in level cost one sort of the few pairs that share it instead
+/// of a move through a bucket for every bit in which their nodes differ.
 pub(crate) struct RadixHeap {
-    /// The last pair popped, packed as `level << 32 | node`.
-    last: u128,
-    /// Bucket `b` holds the pairs whose highest bit differing from `last` is bit `b − 1`
-    /// (bucket 0: equal to `last`). Packed pairs have 96 bits, so 97 buckets hold them all.
-    buckets: [Vec<u128>; 97],
+    /// The level last popped.
+    last: u64,
+    /// Bucket `b` holds the pairs whose level's highest bit differing from `last` is bit
+    /// `b − 1`; bucket 0 those at `last` itself, by node descending (the lowest pops first).
+    buckets: [Vec<(u64, u32)>; 65],
     /// Bit `b % 64` of word `b / 64` is set when bucket `b` holds a pair.
     occupied: [u64; 2],
 }
@@ -19,11 +23,16 @@ impl RadixHeap {
         RadixHeap { last: 0, buckets: std::array::from_fn(|_| Vec::new()), occupied: [0; 2] }
     }
 
-    /// Moves `packed` into the bucket its highest bit differing from `last` names.
+    /// The bucket `level`'s highest bit differing from `last` names.
     #[inline]
-    fn file(&mut self, packed: u128) {
-        let b = (128 - (packed ^ self.last).leading_zeros()) as usize;
-        self.buckets[b].push(packed);
+    fn bucket(&self, level: u64) -> usize {
+        (64 - (level ^ self.last).leading_zeros()) as usize
+    }
+
+    /// Moves the pair into bucket `b`, at its end.
+    #[inline]
+    fn file(&mut self, b: usize, level: u64, node: u32) {
+        self.buckets[b].push((level, node));
         self.occupied[b >> 6] |= 1 << (b & 63);
     }
 
@@ -33,24 +42,25 @@ impl RadixHeap {
     /// In debug builds, if the pair is below the last one popped.
     #[inline]
     pub(crate) fn push(&mut self, level: u64, node: u32) {
-        let packed = u128::from(level) << 32 | u128::from(node);
-        debug_assert!(
-            packed >= self.last,
-            "a radix heap only takes pairs at or above the last popped {} {} {} {}",
-            (packed >> 32) as u64,
-            packed as u32,
-            (self.last >> 32) as u64,
-            self.last as u32
-        );
-        self.file(packed);
+        debug_assert!(level >= self.last, "a radix heap only takes levels at or above the last popped");
+        match self.bucket(level) {
+            0 => {
+                // At the level last popped: in its place among the pairs there, by node.
+                let ties = &mut self.buckets[0];
+                let at = ties.partition_point(|&(_, other)| other > node);
+                ties.insert(at, (level, node));
+                self.occupied[0] |= 1;
+            }
+            b => self.file(b, level, node),
+        }
     }
 
     /// The lowest queued pair's node, or `None` when empty.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<u32> {
         if self.occupied[0] & 1 == 0 {
-            // The lowest non-empty bucket holds the next pair: it becomes `last`, and the
-            // bucket's other pairs move to lower buckets.
+            // The lowest non-empty bucket holds the next level: it becomes `last`, and the
+            // bucket's pairs move to lower buckets, those at that level to bucket 0.
             let b = match self.occupied {
                 [0, 0] => return None,
                 [0, high] => 64 + high.trailing_zeros() as usize,
@@ -58,18 +68,20 @@ impl RadixHeap {
             };
             self.occupied[b >> 6] &= !(1 << (b & 63));
             let mut spilled = std::mem::take(&mut self.buckets[b]);
-            self.last = spilled.iter().copied().min()?;
-            for &packed in &spilled {
-                self.file(packed);
+            self.last = spilled.iter().map(|&(level, _)| level).min()?;
+            for &(level, node) in &spilled {
+                let to = self.bucket(level);
+                self.file(to, level, node);
             }
             spilled.clear();
             self.buckets[b] = spilled;
+            self.buckets[0].sort_unstable_by_key(|&(_, node)| std::cmp::Reverse(node));
         }
         let popped = self.buckets[0].pop();
         if self.buckets[0].is_empty() {
             self.occupied[0] &= !1;
         }
-        popped.map(|packed| packed as u32)
+        popped.map(|(_, node)| node)
     }
 }
 
