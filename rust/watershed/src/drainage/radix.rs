@@ -1,8 +1,8 @@
 //! A monotone priority queue: a radix heap over `(level, node)` keys, for the priority
-//! flood, where nothing pushed is ever lower than what was last popped.
+//! flood, where nothing is pushed below the level last popped.
 
 /// Pops `(level key, node index)` pairs in ascending order, level first, then index.
-/// Every push must be at or above the last pair popped (a monotone queue); that is what
+/// Every push must be at or above the level last popped (a monotone queue); that is what
 /// makes each operation O(1) amortised instead of a binary heap's O(log n).
 ///
 /// The buckets sort by level alone. The pairs at the level last popped sit in bucket 0,
@@ -39,7 +39,7 @@ impl RadixHeap {
     /// Queues `node` at `level` (an order-preserving integer key).
     ///
     /// # Panics
-    /// In debug builds, if the pair is below the last one popped.
+    /// In debug builds, if `level` is below the level last popped.
     #[inline]
     pub(crate) fn push(&mut self, level: u64, node: u32) {
         debug_assert!(level >= self.last, "a radix heap only takes levels at or above the last popped");
