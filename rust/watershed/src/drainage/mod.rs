@@ -420,8 +420,8 @@ fn flood_into<T: Topology>(
 
 /// Marks in `reached` (the outlets on entry) every node with a path to an outlet along
 /// which the ground strictly falls, and lists in `rims` each of them that had a neighbour
-/// neither reached nor higher when it was reached: every reached node beside one left
-/// unreached is among them. `stack` is scratch.
+/// neither reached nor higher when the walk took it from the stack: every reached node
+/// beside one left unreached is among them. `stack` is scratch.
 fn falls_to_outlet<T: Topology>(
     topo: &T,
     heights: &[f64],
