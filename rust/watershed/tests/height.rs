@@ -27,6 +27,20 @@ fn quick_world_worked_ground_is_pinned() {
     assert_eq!(d.heights, QUICK_WORKED);
 }
 
+/// The worked ground over natural heights already evaluated gives the bits of a whole
+/// evaluation: at the nodes, as the build reads it, and at directions of any length.
+#[test]
+fn worked_heights_over_the_natural_ones_are_the_same_bits() {
+    let world = testkit::built(QUICK_WORLD);
+    let mut dirs = world.lattice.positions().to_vec();
+    dirs.extend((0..5_000).map(|i| fibonacci(i, 5_000) * 3.0));
+    let natural = PlanetHeight::new(&world.settings).heights(&dirs);
+    let over = world.planet.heights_over(&dirs, &natural);
+    let whole = world.planet.heights(&dirs);
+    assert!(over.iter().zip(&whole).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(over.iter().zip(&natural).any(|(a, b)| a != b), "the quick world erodes");
+}
+
 #[test]
 fn same_bytes_with_one_or_two_threads() {
     let w = testkit::world("home");

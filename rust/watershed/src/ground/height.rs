@@ -267,20 +267,20 @@ impl PlanetHeight {
     /// [`PlanetHeight::height`] for a direction already of unit length.
     #[inline]
     pub fn height_unit(&self, p: DVec3) -> f64 {
-        self.worked(p, |field| field.at(p))
+        self.worked(self.natural_unit(p), |field| field.at(p))
     }
 
     /// [`PlanetHeight::height_unit`] given the node of the world's lattice nearest to `p`
     /// (the lattice erosion was stored on): the same bits, one lattice search fewer.
     #[inline]
     pub(crate) fn height_unit_near(&self, p: DVec3, nearest: usize) -> f64 {
-        self.worked(p, |field| field.at_from(p, nearest))
+        self.worked(self.natural_unit(p), |field| field.at_from(p, nearest))
     }
 
-    /// The natural ground at `p` with the eroded field's `change` there added.
+    /// The ground whose natural part is `natural` metres, with the eroded field's `change`
+    /// there added.
     #[inline]
-    fn worked(&self, p: DVec3, change: impl FnOnce(&ErodedField) -> f64) -> f64 {
-        let natural = self.natural_unit(p);
+    fn worked(&self, natural: f64, change: impl FnOnce(&ErodedField) -> f64) -> f64 {
         match &self.eroded {
             // The worked nodes stay within the natural range; the clamp holds the
             // invariant between nodes too.
@@ -324,6 +324,23 @@ impl PlanetHeight {
     /// Heights for many directions, evaluated in parallel; the same bytes with any thread count.
     pub fn heights(&self, dirs: &[DVec3]) -> Vec<f64> {
         dirs.par_iter().map(|&d| self.height(d)).collect()
+    }
+
+    /// [`PlanetHeight::heights`] given `natural`, the natural ground at each direction (what
+    /// this field without its erosion gives there, metres): the same bytes, without
+    /// evaluating the natural field again.
+    ///
+    /// # Panics
+    /// If `natural.len() != dirs.len()`.
+    pub fn heights_over(&self, dirs: &[DVec3], natural: &[f64]) -> Vec<f64> {
+        assert_eq!(natural.len(), dirs.len(), "one natural height per direction");
+        dirs.par_iter()
+            .zip(natural)
+            .map(|(&d, &natural)| {
+                let p = sphere::unit(d);
+                self.worked(natural, |field| field.at(p))
+            })
+            .collect()
     }
 
     /// Height before the lake basin and the saturation, metres (may exceed the relief).
