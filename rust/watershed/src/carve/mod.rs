@@ -272,16 +272,22 @@ impl Carve {
         let receiver = |i: usize| drainage.receivers[i].receiver().map_or(i, NodeId::index);
         let length = |i: usize| position(i).distance(position(receiver(i))) * radius;
         let pieces = |i: usize| ((length(i) / BED_STEP_M).ceil() as usize).max(MIN_BED_PIECES);
-        // Natural ground under every bed point (the ends are the nodes' own heights).
+        // Natural ground under every bed point (the ends are the nodes' own heights), each
+        // point's nearest node searched from the last one's.
         let natural: Vec<Vec<f64>> = rivers
             .par_iter()
             .map(|&i| {
                 let (a, b, n) = (position(i), position(receiver(i)), pieces(i));
+                let mut near = i;
                 (0..=n)
                     .map(|k| match k {
                         0 => heights[i],
                         _ if k == n => heights[receiver(i)],
-                        _ => surface.natural_at(surface.onto(a + (b - a) * (k as f64 / n as f64))),
+                        _ => {
+                            let p = surface.onto(a + (b - a) * (k as f64 / n as f64));
+                            near = surface.nearest_node_from(p, near);
+                            surface.natural_near(p, near)
+                        }
                     })
                     .collect()
             })
@@ -295,11 +301,17 @@ impl Carve {
                 let edge = half_width(drainage.catchment_m2[i]);
                 let side = surface.metre_across(a, b);
                 let count = ((length(i) / BANK_SPACING_M).ceil() as usize).max(1);
+                let mut near = [i, i];
                 (0..=count)
                     .map(|k| {
                         let centre = a + (b - a) * (k as f64 / count as f64);
-                        let beside = |x: f64| surface.natural_at(surface.onto(centre + side * x));
-                        beside(edge + BANK_MARGIN_M).min(beside(-edge - BANK_MARGIN_M))
+                        let beside = |x: f64, near: &mut usize| {
+                            let p = surface.onto(centre + side * x);
+                            *near = surface.nearest_node_from(p, *near);
+                            surface.natural_near(p, *near)
+                        };
+                        let [left, right] = &mut near;
+                        beside(edge + BANK_MARGIN_M, left).min(beside(-edge - BANK_MARGIN_M, right))
                     })
                     .collect()
             })

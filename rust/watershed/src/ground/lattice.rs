@@ -91,8 +91,21 @@ impl FibonacciLattice {
     /// moves to any closer one until none is closer.
     pub fn nearest_node(&self, dir: DVec3) -> NodeId {
         let p = sphere::unit(dir);
-        let n = self.positions.len();
-        let mut best = inverse_fibonacci(&self.positions, &self.zones, p).min(n - 1);
+        let guess = inverse_fibonacci(&self.positions, &self.zones, p);
+        self.descend(p, guess.min(self.positions.len() - 1))
+    }
+
+    /// [`FibonacciLattice::nearest_node`] searched from node `near` instead of the inverse
+    /// mapping's guess: the same node, found in a step or two when `near` is the nearest node
+    /// of a point close by.
+    pub fn nearest_node_from(&self, dir: DVec3, near: usize) -> NodeId {
+        self.descend(sphere::unit(dir), near.min(self.positions.len() - 1))
+    }
+
+    /// The node where a walk from node `start` to ever nearer neighbours of unit direction
+    /// `p` (ties to the lower index) stops: the node nearest `p`.
+    fn descend(&self, p: DVec3, start: usize) -> NodeId {
+        let mut best = start;
         let mut best_d = self.positions[best].distance_squared(p);
         loop {
             let mut moved = false;
@@ -506,6 +519,23 @@ mod tests {
                 let slow = brute_nearest(lat.positions(), d);
                 let (df, ds) = (lat.positions()[fast].distance(d), lat.positions()[slow].distance(d));
                 assert!(fast == slow || df == ds, "n {n} sample {k}: {fast} ({df}) vs {slow} ({ds})");
+            }
+        }
+    }
+
+    /// The search from any node, near or far, ends at the node the inverse mapping's search
+    /// finds.
+    #[test]
+    fn nearest_node_from_any_start_is_the_nearest() {
+        for n in [500, 10_000, 90_000] {
+            let lat = FibonacciLattice::new(n, 1.0);
+            let dirs = sphere::random_directions(11, 3_000);
+            for (k, &d) in dirs.iter().enumerate() {
+                let nearest = lat.nearest_node(d);
+                let close = sphere::unit(d + dirs[(k + 1) % dirs.len()] * 2.0 * lat.spacing());
+                for start in [lat.nearest_node(close).index(), (k * 7919) % n, n + 5] {
+                    assert_eq!(lat.nearest_node_from(d, start), nearest, "n {n} sample {k} from {start}");
+                }
             }
         }
     }

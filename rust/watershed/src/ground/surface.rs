@@ -36,6 +36,13 @@ pub trait Surface: Topology {
     /// The node nearest `p`, a point on the surface (ties to the lower index).
     fn nearest_node(&self, p: DVec3) -> usize;
 
+    /// [`Surface::nearest_node`] given `near`, the nearest node of a point close by: the
+    /// same node, possibly cheaper.
+    fn nearest_node_from(&self, p: DVec3, near: usize) -> usize {
+        let _ = near;
+        self.nearest_node(p)
+    }
+
     /// One metre sideways from the segment `a`→`b`, in position units: perpendicular to it,
     /// in the surface.
     fn metre_across(&self, a: DVec3, b: DVec3) -> DVec3;
@@ -102,6 +109,11 @@ impl Surface for PlanetSurface<'_> {
     #[inline]
     fn nearest_node(&self, p: DVec3) -> usize {
         self.lattice.nearest_node(p).index()
+    }
+
+    #[inline]
+    fn nearest_node_from(&self, p: DVec3, near: usize) -> usize {
+        self.lattice.nearest_node_from(p, near).index()
     }
 
     fn metre_across(&self, a: DVec3, b: DVec3) -> DVec3 {
