@@ -107,28 +107,26 @@ impl ErodedField {
         // Walk out from the nearest node over the neighbour graph through the nodes inside
         // the support: every node inside has a neighbour nearer to `p` (greedy routing on
         // the near-Delaunay graph), so the walk reaches them all.
-        let mut walk = Walk::new(start as u32);
+        last.begin(start as u32);
         let mut inside = 0u64;
         let mut k = 0;
-        while let Some(i) = walk.get(k) {
-            let squared = (positions[i] - p).length_squared();
+        while k < last.count {
+            let i = last.nodes[k] as usize;
+            let point = positions[i];
+            last.points[k] = point;
+            let squared = (point - p).length_squared();
             if squared <= self.inside_squared {
                 if squared == 0.0 {
                     return self.nodes[i].delta_m;
                 }
                 inside |= 1 << k;
                 for &j in lattice.neighbor_slice(i) {
-                    walk.push(j);
+                    last.meet(j);
                 }
             }
             k += 1;
         }
-        let met = &walk.order[..walk.count];
-        for (point, &i) in last.points.iter_mut().zip(met) {
-            *point = positions[i as usize];
-        }
-        last.nodes[..met.len()].copy_from_slice(met);
-        (last.field, last.start, last.count, last.inside) = (self.id, start, met.len(), inside);
+        (last.field, last.start, last.inside) = (self.id, start, inside);
         self.weighted(p, last)
     }
 
@@ -180,15 +178,21 @@ fn largest_square_below(r: f64) -> f64 {
 }
 
 /// A thread's last walk over one field: the nodes it met in order, their positions, and
-/// which of them were inside the support (bit `k` for the `k`th).
+/// which of them were inside the support (bit `k` for the `k`th); and the set of the nodes
+/// met, which lets the walk under way meet each node once.
 struct LastWalk {
-    /// The field's id; 0 for none.
+    /// The field's id; 0 for none (and while a walk is under way).
     field: u64,
     start: usize,
     count: usize,
     nodes: [u32; MAX_CANDIDATES],
     points: [DVec3; MAX_CANDIDATES],
     inside: u64,
+    /// Open-addressed set of the nodes in `nodes`: each slot holds a walk's generation (high
+    /// 32 bits) and a node; a slot of an earlier generation is empty.
+    slots: [u64; WALK_SLOTS],
+    /// The walk under way's generation, from 1 (0 marks the slots no walk has filled).
+    generation: u32,
 }
 
 /// No walk: what a thread keeps before its first.
@@ -199,66 +203,70 @@ const NO_WALK: LastWalk = LastWalk {
     nodes: [0; MAX_CANDIDATES],
     points: [DVec3::ZERO; MAX_CANDIDATES],
     inside: 0,
+    slots: [0; WALK_SLOTS],
+    generation: 0,
 };
 
 thread_local! {
     static LAST_WALK: RefCell<LastWalk> = const { RefCell::new(NO_WALK) };
 }
 
-/// The nodes a query's walk has met, in the order it met them, at most [`MAX_CANDIDATES`].
-struct Walk {
-    order: [u32; MAX_CANDIDATES],
-    count: usize,
-    /// Open-addressed set of the nodes in `order` (`u32::MAX`: an empty slot).
-    slots: [u32; WALK_SLOTS],
-}
-
 /// Slots of a walk's set: a power of two, at least twice [`MAX_CANDIDATES`].
 const WALK_SLOTS: usize = 2 * MAX_CANDIDATES;
 
-impl Walk {
-    fn new(start: u32) -> Self {
-        let mut walk = Walk { order: [0; MAX_CANDIDATES], count: 0, slots: [u32::MAX; WALK_SLOTS] };
-        walk.push(start);
-        walk
+impl LastWalk {
+    /// Forgets the last walk and starts one at node `start`, which it has met.
+    fn begin(&mut self, start: u32) {
+        self.field = 0;
+        self.count = 0;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Slots from 2³² walks ago would read as met: empty them all once.
+            self.slots = [0; WALK_SLOTS];
+            self.generation = 1;
+        }
+        self.meet(start);
     }
 
-    /// The `k`th node met, if the walk has met that many.
-    fn get(&self, k: usize) -> Option<usize> {
-        (k < self.count).then(|| self.order[k] as usize)
-    }
-
-    /// Meets `node`, unless it was met before or the walk is full.
-    fn push(&mut self, node: u32) {
+    /// Meets `node`, unless this walk met it before or is full.
+    fn meet(&mut self, node: u32) {
         if self.count == MAX_CANDIDATES {
             return;
         }
+        let current = u64::from(self.generation) << 32;
+        let entry = current | u64::from(node);
         // The node's low bits pick its first slot: the nodes near a point differ by sums of
         // a few Fibonacci numbers, which seldom agree there (the top bits of the node times
         // an odd constant did, for about a sixth of the nodes met).
         let mut slot = node as usize % WALK_SLOTS;
         let first = self.slots[slot];
-        if (first == u32::MAX) | (first == node) {
+        if (first < current) | (first == entry) {
             // The first slot decides, as it nearly always does with the set at most half
             // full: empty for a new node, the node itself for one met before. Written without
             // a jump, since which of the two it is cannot be foreseen.
-            let new = first == u32::MAX;
-            self.slots[slot] = node;
-            self.order[self.count] = node;
+            let new = first < current;
+            self.slots[slot] = entry;
+            self.nodes[self.count] = node;
             self.count += usize::from(new);
             return;
         }
         loop {
             slot = (slot + 1) % WALK_SLOTS;
             match self.slots[slot] {
-                u32::MAX => break,
-                met if met == node => return,
+                empty if empty < current => break,
+                met if met == entry => return,
                 _ => {}
             }
         }
-        self.slots[slot] = node;
-        self.order[self.count] = node;
+        self.slots[slot] = entry;
+        self.nodes[self.count] = node;
         self.count += 1;
+    }
+
+    /// The nodes this walk has met, in order.
+    #[cfg(test)]
+    fn met(&self) -> Vec<usize> {
+        self.nodes[..self.count].iter().map(|&i| i as usize).collect()
     }
 }
 
@@ -375,13 +383,40 @@ mod tests {
     #[test]
     fn nodes_sharing_a_first_slot_are_each_met_once() {
         let slots = WALK_SLOTS as u32;
-        let mut walk = Walk::new(7);
+        let mut walk = NO_WALK;
+        walk.begin(7);
         for node in [7 + slots, 7, 7 + 2 * slots, 7 + slots, 8, 7 + 2 * slots, 7 + 3 * slots] {
-            walk.push(node);
+            walk.meet(node);
         }
-        let met: Vec<usize> = (0..).map_while(|k| walk.get(k)).collect();
         let slots = slots as usize;
-        assert_eq!(met, vec![7, 7 + slots, 7 + 2 * slots, 8, 7 + 3 * slots]);
+        assert_eq!(walk.met(), vec![7, 7 + slots, 7 + 2 * slots, 8, 7 + 3 * slots]);
+    }
+
+    /// A new walk forgets the nodes the last one met, also when its generation wraps round
+    /// past the slots of 2³² walks ago.
+    #[test]
+    fn a_new_walk_has_met_only_its_start() {
+        let slots = WALK_SLOTS as u32;
+        for generation in [0, 41, u32::MAX - 1, u32::MAX] {
+            let mut walk = NO_WALK;
+            walk.generation = generation;
+            walk.begin(3);
+            for node in [3 + slots, 4, 5] {
+                walk.meet(node);
+            }
+            walk.begin(4);
+            for node in [3 + slots, 4, 3, 5, 3 + slots] {
+                walk.meet(node);
+            }
+            assert_eq!(walk.met(), vec![4, 3 + slots as usize, 3, 5], "from generation {generation}");
+        }
+        // Slots filled 2³² walks ago hold the generation the walk after the wrap would have.
+        let mut walk = NO_WALK;
+        walk.slots[9] = 1 << 32 | 9;
+        walk.generation = u32::MAX;
+        walk.begin(1);
+        walk.meet(9);
+        assert_eq!(walk.met(), vec![1, 9]);
     }
 
     /// Neighbours in the lattice differ by Fibonacci numbers: the walk still meets each node
@@ -390,20 +425,20 @@ mod tests {
     fn a_walk_meets_each_node_once_in_order_up_to_its_limit() {
         let fibonacci = [1u32, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 987];
         let start = 50_000;
-        let mut walk = Walk::new(start);
+        let mut walk = NO_WALK;
+        walk.begin(start);
         let mut expected = vec![start as usize];
         for round in 0..3 {
             for f in fibonacci {
                 for node in [start + f * (round + 1), start - f * (round + 1), start + f] {
-                    walk.push(node);
+                    walk.meet(node);
                     if !expected.contains(&(node as usize)) && expected.len() < MAX_CANDIDATES {
                         expected.push(node as usize);
                     }
                 }
             }
         }
-        let met: Vec<usize> = (0..).map_while(|k| walk.get(k)).collect();
-        assert_eq!(met, expected);
-        assert_eq!(met.len(), MAX_CANDIDATES, "the walk is full");
+        assert_eq!(walk.met(), expected);
+        assert_eq!(walk.count, MAX_CANDIDATES, "the walk is full");
     }
 }
