@@ -96,7 +96,7 @@ impl WorkedGround {
             (natural_field, natural)
         } else {
             let planet = natural_field.with_erosion(ErodedField::new(Arc::clone(&lattice), share, changes));
-            let heights = planet.heights_over(lattice.positions(), &natural);
+            let heights = planet.heights_at_nodes(&natural);
             (planet, heights)
         };
         clock.lap("ground");

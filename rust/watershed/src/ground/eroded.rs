@@ -77,6 +77,11 @@ impl ErodedField {
         ErodedField { lattice, natural_share, nodes, support, inside_squared, id }
     }
 
+    /// The lattice the changes are stored on.
+    pub(crate) fn lattice(&self) -> &FibonacciLattice {
+        &self.lattice
+    }
+
     /// Share of the natural ground the worked ground keeps, 0..=1.
     pub fn natural_share(&self) -> f64 {
         self.natural_share

@@ -326,19 +326,28 @@ impl PlanetHeight {
         dirs.par_iter().map(|&d| self.height(d)).collect()
     }
 
-    /// [`PlanetHeight::heights`] given `natural`, the natural ground at each direction (what
-    /// this field without its erosion gives there, metres): the same bytes, without
-    /// evaluating the natural field again.
+    /// The ground at every node of the lattice its erosion is stored on, given `natural`,
+    /// the natural ground there (what this field without its erosion gives at each node's
+    /// position, metres): the bytes of [`PlanetHeight::heights`] at the nodes' positions,
+    /// without evaluating the natural field again or searching the lattice for each node.
+    /// Without erosion, `natural` itself.
     ///
     /// # Panics
-    /// If `natural.len() != dirs.len()`.
-    pub fn heights_over(&self, dirs: &[DVec3], natural: &[f64]) -> Vec<f64> {
-        assert_eq!(natural.len(), dirs.len(), "one natural height per direction");
-        dirs.par_iter()
+    /// If `natural` does not hold one height per node.
+    pub fn heights_at_nodes(&self, natural: &[f64]) -> Vec<f64> {
+        let Some(field) = &self.eroded else { return natural.to_vec() };
+        let lattice = field.lattice();
+        assert_eq!(natural.len(), lattice.positions().len(), "one natural height per node");
+        lattice
+            .positions()
+            .par_iter()
             .zip(natural)
-            .map(|(&d, &natural)| {
+            .enumerate()
+            .map(|(i, (&d, &natural))| {
+                // The node is nearest its own position, however normalising rounds it.
                 let p = sphere::unit(d);
-                self.worked(natural, |field| field.at(p))
+                let nearest = lattice.nearest_node_from(p, i).index();
+                self.worked(natural, |field| field.at_from(p, nearest))
             })
             .collect()
     }
