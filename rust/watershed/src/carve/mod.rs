@@ -496,7 +496,11 @@ impl Carve {
             let natural = surface.natural_at(p);
             return (natural, natural);
         }
-        let node = surface.nearest_node(p);
+        self.ground_near(surface, p, surface.nearest_node(p))
+    }
+
+    /// [`Carve::ground_at`] with `node`, the node of `surface` nearest `p`, already found.
+    pub fn ground_near<S: Surface>(&self, surface: &S, p: DVec3, node: usize) -> (f64, f64) {
         let natural = surface.natural_near(p, node);
         (self.cut_near(p, natural, self.reaches_near(node)), natural)
     }

@@ -270,10 +270,13 @@ fn flow<S: Surface>(surface: &S, carve: &Carve, reach: &Reach, level_m: f64, run
     const SAMPLES: usize = 24;
     let width = 2.0 * reach.half_width_m;
     let mut area = 0.0;
+    // Each sample's nearest node is searched from the last one's.
+    let mut near = reach.from.index();
     for k in 0..SAMPLES {
         let x = -reach.half_width_m + width * (k as f64 + 0.5) / SAMPLES as f64;
         let p = surface.onto(mid + across * (x / surface.metres_per_unit()));
-        let (ground, _) = carve.ground_at(surface, p);
+        near = surface.nearest_node_from(p, near);
+        let (ground, _) = carve.ground_near(surface, p, near);
         area += (level_m - ground).max(0.0) * width / SAMPLES as f64;
     }
     let depth_m = (level_m - reach.bed_at(reach.length_m / 2.0)).max(0.0);
