@@ -180,6 +180,22 @@ fn quick_world_block_fills_are_pinned() {
     assert_eq!(watershed::digest_f64(values), QUICK_BLOCKS);
 }
 
+/// The ground read from the node of a direction close by gives the ground's own bits, and
+/// moves that node to the one nearest the direction read, whichever node it starts from.
+#[test]
+fn ground_from_a_nearby_node_gives_the_grounds_bits() {
+    let world = testkit::built(QUICK_WORLD);
+    let step = 0.3 * (4.0 * std::f64::consts::PI / world.lattice.positions().len() as f64).sqrt();
+    let mut near = 0;
+    for d in watershed::random_directions(8, 400) {
+        for k in 0..8 {
+            let q = d + DVec3::new(1.0, -0.5, 0.25) * (k as f64 * step);
+            assert_eq!(world.ground_from(q, &mut near).to_bits(), world.ground(q).to_bits(), "at {q}");
+            assert_eq!(near, world.lattice.nearest_node(q).index(), "at {q}");
+        }
+    }
+}
+
 #[test]
 fn sdf_sign_and_scale() {
     let world = testkit::built(QUICK_WORLD);

@@ -502,6 +502,9 @@ impl Carve {
     /// [`Carve::ground_at`] with `node`, the node of `surface` nearest `p`, already found.
     pub fn ground_near<S: Surface>(&self, surface: &S, p: DVec3, node: usize) -> (f64, f64) {
         let natural = surface.natural_near(p, node);
+        if self.reaches.is_empty() {
+            return (natural, natural);
+        }
         (self.cut_near(p, natural, self.reaches_near(node)), natural)
     }
 

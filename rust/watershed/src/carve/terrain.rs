@@ -102,4 +102,13 @@ impl Terrain {
     pub fn ground_and_natural(&self, dir: DVec3) -> (f64, f64) {
         self.carve.ground_at(&self.surface(), sphere::unit(dir))
     }
+
+    /// [`Terrain::ground`] given `near`, the lattice node nearest a direction close by, which
+    /// it moves to the node nearest `dir`: the same metres, with that node found in a step
+    /// or two instead of a whole search.
+    pub fn ground_from(&self, dir: DVec3, near: &mut usize) -> f64 {
+        let p = sphere::unit(dir);
+        *near = self.lattice.nearest_node_from(p, *near).index();
+        self.carve.ground_near(&self.surface(), p, *near).0
+    }
 }

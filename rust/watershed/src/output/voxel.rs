@@ -114,11 +114,12 @@ impl Terrain {
         let r = p.length();
         let dir = sphere::unit(p);
         let radius = self.settings.radius_m;
-        let g = self.ground(dir);
+        let mut near = self.lattice.nearest_node(dir).index();
+        let g = self.ground_from(dir, &mut near);
         let (t1, t2) = tangents(dir);
         let eps = 0.5 / radius;
-        let gx = (self.ground(dir + t1 * eps) - g) / 0.5;
-        let gy = (self.ground(dir + t2 * eps) - g) / 0.5;
+        let gx = (self.ground_from(dir + t1 * eps, &mut near) - g) / 0.5;
+        let gy = (self.ground_from(dir + t2 * eps, &mut near) - g) / 0.5;
         (r - radius - g) / (1.0 + gx * gx + gy * gy).sqrt()
     }
 
@@ -134,7 +135,16 @@ impl Terrain {
     /// interpolated per voxel; single-threaded, as voxel engines call it from their workers.
     pub fn fill_block(&self, block: &Block, out: &mut [f32]) -> Result<BlockFill, VoxelError> {
         let bound = self.settings.relief_m + self.settings.channel_depth_m;
-        fill_block_with(&|dir| self.ground(dir), self.settings.radius_m, bound, block, out)
+        // The footprint is sampled row by row: each sample's node is searched from the last
+        // one's.
+        let near = std::cell::Cell::new(None);
+        let ground = |dir: DVec3| {
+            let mut node = near.get().unwrap_or_else(|| self.lattice.nearest_node(dir).index());
+            let g = self.ground_from(dir, &mut node);
+            near.set(Some(node));
+            g
+        };
+        fill_block_with(&ground, self.settings.radius_m, bound, block, out)
     }
 
     /// Bakes reach `id`'s channel (the ground the carve removes) into a small SDF volume,
