@@ -10,6 +10,7 @@ use crate::ground::topology::{NodeId, Topology};
 use crate::math::sphere;
 use glam::DVec3;
 use rayon::prelude::*;
+use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
@@ -30,6 +31,15 @@ pub struct FibonacciLattice {
     /// The inverse mapping's basis for every zone a point of the sphere can fall in, by
     /// zone from zone 0 (points fall in zone 2 or above).
     zones: Vec<ZoneBasis>,
+    /// The squared chord two mean spacings long: a node this near a point sought is a few
+    /// steps from the nearest one.
+    near_squared: f64,
+}
+
+thread_local! {
+    /// The node the thread's last search found, on whichever lattice: where its next search
+    /// starts when that node is near the point sought.
+    static LAST_FOUND: Cell<usize> = const { Cell::new(usize::MAX) };
 }
 
 impl FibonacciLattice {
@@ -61,7 +71,8 @@ impl FibonacciLattice {
         let (offsets, neighbors) = symmetric_csr(&picks);
         let area_m2 = 4.0 * std::f64::consts::PI * radius_m * radius_m / n as f64;
         let zones = (0..=zone(0.0, n).max(2) as usize).map(|k| ZoneBasis::new(k as f64, n)).collect();
-        Some(FibonacciLattice { positions, offsets, neighbors, area_m2, radius_m, zones })
+        let near_squared = 4.0 * (4.0 * std::f64::consts::PI / n as f64);
+        Some(FibonacciLattice { positions, offsets, neighbors, area_m2, radius_m, zones, near_squared })
     }
 
     /// Unit position of every node.
@@ -87,12 +98,20 @@ impl FibonacciLattice {
     /// The node nearest to direction `dir` (normalised first).
     ///
     /// # Complexity
-    /// O(1): the inverse Fibonacci mapping proposes a node, then a walk over neighbours
-    /// moves to any closer one until none is closer.
+    /// O(1): the node the thread's last search found proposes itself when it is within two
+    /// spacings, the inverse Fibonacci mapping proposes one otherwise; then a walk over
+    /// neighbours moves to any closer one until none is closer. Searches for points near one
+    /// another (a batch sorted along a curve, a row of samples) skip the mapping.
     pub fn nearest_node(&self, dir: DVec3) -> NodeId {
         let p = sphere::unit(dir);
-        let guess = inverse_fibonacci(&self.positions, &self.zones, p);
-        self.descend(p, guess.min(self.positions.len() - 1))
+        let last = LAST_FOUND.get();
+        let start = match self.positions.get(last) {
+            Some(q) if q.distance_squared(p) < self.near_squared => last,
+            _ => inverse_fibonacci(&self.positions, &self.zones, p).min(self.positions.len() - 1),
+        };
+        let found = self.descend(p, start);
+        LAST_FOUND.set(found.index());
+        found
     }
 
     /// [`FibonacciLattice::nearest_node`] searched from node `near` instead of the inverse
@@ -519,6 +538,26 @@ mod tests {
                 let slow = brute_nearest(lat.positions(), d);
                 let (df, ds) = (lat.positions()[fast].distance(d), lat.positions()[slow].distance(d));
                 assert!(fast == slow || df == ds, "n {n} sample {k}: {fast} ({df}) vs {slow} ({ds})");
+            }
+        }
+    }
+
+    /// Searches one after another along paths, where each starts from the node the last
+    /// one found, find the nearest node, as do searches between two lattices.
+    #[test]
+    fn nearest_node_along_paths_matches_brute_force() {
+        let lattices = [FibonacciLattice::new(10_000, 1.0), FibonacciLattice::new(9_999, 1.0)];
+        let dirs = sphere::random_directions(12, 300);
+        for (k, &d) in dirs.iter().enumerate() {
+            let towards = dirs[(k + 1) % dirs.len()];
+            for s in 0..40 {
+                let p = sphere::unit(d + (towards - d) * (s as f64 / 400.0));
+                for lat in &lattices {
+                    let fast = lat.nearest_node(p).index();
+                    let slow = brute_nearest(lat.positions(), p);
+                    let (df, ds) = (lat.positions()[fast].distance(p), lat.positions()[slow].distance(p));
+                    assert!(fast == slow || df == ds, "path {k} step {s}: {fast} ({df}) vs {slow} ({ds})");
+                }
             }
         }
     }
