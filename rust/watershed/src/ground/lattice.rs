@@ -529,15 +529,21 @@ mod tests {
         }
     }
 
+    /// Asserts that `lat.nearest_node(p)` finds the node a brute-force search finds, or one
+    /// as near; `what` names the point.
+    fn assert_finds_nearest(lat: &FibonacciLattice, p: DVec3, what: &str) {
+        let fast = lat.nearest_node(p).index();
+        let slow = brute_nearest(lat.positions(), p);
+        let (df, ds) = (lat.positions()[fast].distance(p), lat.positions()[slow].distance(p));
+        assert!(fast == slow || df == ds, "{what}: {fast} ({df}) vs {slow} ({ds})");
+    }
+
     #[test]
     fn nearest_node_matches_brute_force() {
         for n in [500, 10_000, 90_000] {
             let lat = FibonacciLattice::new(n, 1.0);
             for (k, d) in sphere::random_directions(9, 3_000).into_iter().enumerate() {
-                let fast = lat.nearest_node(d).index();
-                let slow = brute_nearest(lat.positions(), d);
-                let (df, ds) = (lat.positions()[fast].distance(d), lat.positions()[slow].distance(d));
-                assert!(fast == slow || df == ds, "n {n} sample {k}: {fast} ({df}) vs {slow} ({ds})");
+                assert_finds_nearest(&lat, d, &format!("n {n} sample {k}"));
             }
         }
     }
@@ -553,10 +559,7 @@ mod tests {
             for s in 0..40 {
                 let p = sphere::unit(d + (towards - d) * (s as f64 / 400.0));
                 for lat in &lattices {
-                    let fast = lat.nearest_node(p).index();
-                    let slow = brute_nearest(lat.positions(), p);
-                    let (df, ds) = (lat.positions()[fast].distance(p), lat.positions()[slow].distance(p));
-                    assert!(fast == slow || df == ds, "path {k} step {s}: {fast} ({df}) vs {slow} ({ds})");
+                    assert_finds_nearest(lat, p, &format!("path {k} step {s}"));
                 }
             }
         }
