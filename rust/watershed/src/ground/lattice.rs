@@ -46,7 +46,9 @@ impl FibonacciLattice {
     /// Builds `n` points (at least 16) on a sphere of `radius_m`.
     ///
     /// # Complexity
-    /// O(n): twelve candidate distances per point, then a counting pass for symmetry.
+    /// O(n): twelve candidate distances per point; for symmetry, the few picks the picked
+    /// node did not return are sorted (O(m log m) for m of them) and each list is filled and
+    /// sorted in parallel.
     pub fn new(n: usize, radius_m: f64) -> Self {
         match Self::new_cancellable(n, radius_m, &AtomicBool::new(false)) {
             Some(lattice) => lattice,
@@ -260,60 +262,60 @@ impl Nearest {
     }
 }
 
+/// Nodes whose neighbour lists are written together: one share of the parallel fill.
+const CSR_GROUP: usize = 4096;
+
 /// CSR of the union of every pick and its reverse, each list ascending without repeats.
+///
+/// Most picks are mutual (each side picked the other); a node's list is its own picks and
+/// the nodes that picked it one-sidedly, which appear in no pick of its own, so no list
+/// holds a repeat.
 fn symmetric_csr(picks: &[[u32; PICKS]]) -> (Vec<u32>, Vec<u32>) {
     let n = picks.len();
-    let mut count = vec![0u32; n];
-    for (i, list) in picks.iter().enumerate() {
-        count[i] += PICKS as u32;
-        for &j in list {
-            count[j as usize] += 1;
-        }
-    }
-    let mut start = Vec::with_capacity(n + 1);
-    start.push(0u32);
-    for c in &count {
-        start.push(start.last().copied().unwrap_or(0) + c);
-    }
-    let mut fill = start.clone();
-    let mut raw = vec![0u32; start[n] as usize];
-    for (i, list) in picks.iter().enumerate() {
-        for &j in list {
-            raw[fill[i] as usize] = j;
-            fill[i] += 1;
-            raw[fill[j as usize] as usize] = i as u32;
-            fill[j as usize] += 1;
-        }
-    }
-    // Sort each node's slice in place (in parallel), then drop repeats while compacting
-    // towards the front of the same buffer: no per-node allocations.
-    let mut slices: Vec<&mut [u32]> = Vec::with_capacity(n);
-    let mut rest = raw.as_mut_slice();
-    for i in 0..n {
-        let (head, tail) = rest.split_at_mut((start[i + 1] - start[i]) as usize);
-        slices.push(head);
-        rest = tail;
-    }
-    slices.par_iter_mut().for_each(|s| s.sort_unstable());
-    drop(slices);
+    // (picked, picker) for every pick the picked node did not return, by picked then picker.
+    let mut one_sided: Vec<(u32, u32)> = picks
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, list)| {
+            let i = i as u32;
+            list.iter().filter(move |&&j| !picks[j as usize].contains(&i)).map(move |&j| (j, i))
+        })
+        .collect();
+    one_sided.par_sort_unstable();
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u32);
-    let mut write = 0usize;
+    let mut next = one_sided.iter().map(|&(j, _)| j as usize).peekable();
     for i in 0..n {
-        let mut last = None;
-        for k in start[i] as usize..start[i + 1] as usize {
-            let v = raw[k];
-            if last != Some(v) {
-                raw[write] = v;
-                write += 1;
-                last = Some(v);
-            }
+        let mut degree = PICKS as u32;
+        while next.next_if_eq(&i).is_some() {
+            degree += 1;
         }
-        offsets.push(write as u32);
+        offsets.push(offsets[i] + degree);
     }
-    raw.truncate(write);
-    raw.shrink_to_fit();
-    let neighbors = raw;
+    // Node i's one-sided pickers are those before node i + 1's in `one_sided`.
+    let pickers = |i: usize| {
+        let (start, end) = (offsets[i] as usize - PICKS * i, offsets[i + 1] as usize - PICKS * (i + 1));
+        one_sided[start..end].iter().map(|&(_, picker)| picker)
+    };
+    let mut neighbors = vec![0u32; offsets[n] as usize];
+    let mut groups = Vec::with_capacity(n.div_ceil(CSR_GROUP));
+    let mut rest = neighbors.as_mut_slice();
+    for first in (0..n).step_by(CSR_GROUP) {
+        let last = (first + CSR_GROUP).min(n);
+        let (head, tail) = rest.split_at_mut((offsets[last] - offsets[first]) as usize);
+        groups.push((first..last, head));
+        rest = tail;
+    }
+    groups.into_par_iter().for_each(|(nodes, out)| {
+        let base = offsets[nodes.start] as usize;
+        for i in nodes {
+            let list = &mut out[offsets[i] as usize - base..offsets[i + 1] as usize - base];
+            let (own, theirs) = list.split_at_mut(PICKS);
+            own.copy_from_slice(&picks[i]);
+            theirs.iter_mut().zip(pickers(i)).for_each(|(slot, picker)| *slot = picker);
+            list.sort_unstable();
+        }
+    });
     (offsets, neighbors)
 }
 
@@ -483,6 +485,34 @@ mod tests {
             for i in 0..n {
                 let expected = sorted_candidates(lat.positions(), &fib, i);
                 assert_eq!(&pick(lat.positions(), &fib, i)[..], &expected[..PICKS], "node {i} of {n}");
+            }
+        }
+    }
+
+    /// Each list is the union of the node's picks and the picks naming it, ascending without
+    /// repeats, as a set union works it out.
+    #[test]
+    fn lists_are_the_union_of_picks_and_their_reverse() {
+        for n in [16, 17, 40, 1_000, 9_001, 33_333] {
+            let lat = FibonacciLattice::new(n, 1.0);
+            let fib = fibonacci_numbers(n);
+            let picks: Vec<[u32; PICKS]> = (0..n).map(|i| pick(lat.positions(), &fib, i)).collect();
+            let mut union = vec![std::collections::BTreeSet::new(); n];
+            for (i, list) in picks.iter().enumerate() {
+                for &j in list {
+                    union[i].insert(j);
+                    union[j as usize].insert(i as u32);
+                }
+            }
+            let one_sided = picks.iter().enumerate().flat_map(|(i, l)| l.iter().map(move |&j| (i, j)));
+            let one_sided = one_sided.filter(|&(i, j)| !picks[j as usize].contains(&(i as u32))).count();
+            assert!(one_sided > 0, "n {n}: some picks are one-sided");
+            for (i, expected) in union.iter().enumerate() {
+                assert_eq!(
+                    lat.neighbor_slice(i),
+                    expected.iter().copied().collect::<Vec<_>>(),
+                    "n {n} node {i}"
+                );
             }
         }
     }
