@@ -88,23 +88,13 @@ pub fn erode_droplets(
     while done < count && w >= 2 && h >= 2 {
         let end = (done + BATCH).min(count);
         let ground: &[f64] = heights;
-        // The droplets run in the order of where they start, band by band, so those that
-        // run one after another meet ground already in the cache; their changes are then
-        // put back in droplet order.
-        let mut queue: Vec<(usize, usize)> =
-            (done..end).map(|d| (start_band_key(grid, &start(grid, seed, d as u64)), d)).collect();
-        queue.sort_unstable();
-        let ran: Vec<(usize, Vec<Change>)> = queue
-            .par_iter()
+        let changes: Vec<Vec<Change>> = (done..end)
+            .into_par_iter()
             .map_init(
                 || Patch::new(model),
-                |patch, &(_, d)| (d, run(grid, ground, model, &brush, start(grid, seed, d as u64), patch)),
+                |patch, d| run(grid, ground, model, &brush, seed, d as u64, patch),
             )
             .collect();
-        let mut changes: Vec<Vec<Change>> = vec![Vec::new(); end - done];
-        for (d, ran) in ran {
-            changes[d - done] = ran;
-        }
         apply(heights, w, &changes);
         done = end;
         batch_no += 1;
@@ -277,37 +267,20 @@ impl Patch {
     }
 }
 
-/// Where a droplet starts: (x, y), cells.
-type Start = (f64, f64);
-
-/// Where droplet `d` of `seed` starts on `grid`.
-fn start(grid: &Grid, seed: u64, d: u64) -> Start {
-    let mut rng = SplitMix64::new(seed, d);
-    let x = rng.next_f64() * (grid.width - 1) as f64;
-    (x, rng.next_f64() * (grid.height - 1) as f64)
-}
-
-/// Rows of the map in one band of the order droplets run in.
-const RUN_BAND_ROWS: usize = 32;
-
-/// Where a droplet starting at `(x, y)` comes in the order droplets run in: band by band
-/// of [`RUN_BAND_ROWS`] rows, along each band by column, every other band backwards.
-fn start_band_key(grid: &Grid, &(x, y): &Start) -> usize {
-    let (band, col) = (y as usize / RUN_BAND_ROWS, x as usize);
-    band * grid.width + if band % 2 == 0 { col } else { grid.width - 1 - col }
-}
-
-/// The life of a droplet starting at `(x, y)` against `ground` (with its own changes in
-/// `patch`); its changes.
+/// One droplet's life against `ground` (with its own changes in `patch`); its changes.
 fn run(
     grid: &Grid,
     ground: &[f64],
     m: &Droplets,
     brush: &Brush,
-    (mut x, mut y): Start,
+    seed: u64,
+    d: u64,
     patch: &mut Patch,
 ) -> Vec<Change> {
     let (w, h) = (grid.width, grid.height);
+    let mut rng = SplitMix64::new(seed, d);
+    let mut x = rng.next_f64() * (w - 1) as f64;
+    let mut y = rng.next_f64() * (h - 1) as f64;
     patch.start(y as usize, x as usize);
     let (mut dx, mut dy) = (0.0, 0.0);
     let (mut speed, mut water, mut sediment) = (m.initial_speed, m.initial_water, 0.0);
