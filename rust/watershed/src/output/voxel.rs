@@ -270,14 +270,12 @@ struct FootprintGrid {
     max: f64,
 }
 
-/// What a voxel over one cell of the footprint grid reads, for the ground (metres) and for
-/// its flatness (the cosine of its slope, `1/√(1 + |∇g|²)`): the value at the cell's first
-/// corner and the rise to the next column, then the same one row on.
+/// What a voxel over one cell of the footprint grid reads: the value at the cell's first
+/// corner, the rise to the next column, then the same one row on; each a pair of the ground
+/// (metres) and its flatness (the cosine of its slope, `1/√(1 + |∇g|²)`), which a voxel
+/// interpolates together.
 #[derive(Debug, Clone, Copy)]
-struct Cell {
-    ground: [f64; 4],
-    flatness: [f64; 4],
-}
+struct Cell([[f64; 2]; 4]);
 
 impl FootprintGrid {
     fn new(ground_at: &dyn Fn(DVec3) -> f64, radius: f64, lo: DVec3, hi: DVec3, spacing_m: f64) -> Self {
@@ -314,11 +312,12 @@ impl FootprintGrid {
                 1.0 / (1.0 + gx * gx + gy * gy).sqrt()
             })
             .collect();
-        let corners = |f: &[f64], k: usize| [f[k], f[k + 1] - f[k], f[k + nu], f[k + nu + 1] - f[k + nu]];
         let cells = (0..(nu - 1) * (nw - 1))
             .map(|c| {
                 let k = c / (nu - 1) * nu + c % (nu - 1);
-                Cell { ground: corners(&ground, k), flatness: corners(&flatness, k) }
+                let pair = |k: usize| [ground[k], flatness[k]];
+                let rise = |k: usize| [ground[k + 1] - ground[k], flatness[k + 1] - flatness[k]];
+                Cell([pair(k), rise(k), pair(k + nu), rise(k + nu)])
             })
             .collect();
         let min = ground.iter().copied().fold(f64::INFINITY, f64::min);
@@ -336,35 +335,59 @@ impl FootprintGrid {
         let (dn, du, dw) = (self.normal.y * step_m, self.e1.y * step_m, self.e2.y * step_m);
         let scale = 1.0 / self.du;
         let (top_u, top_w) = ((self.nu - 1) as f64, (self.nw - 1) as f64);
+        let (last_u, last_w) = ((self.nu - 2) as f64, (self.nw - 2) as f64);
+        let row = (self.nu - 1) as f64;
         let (squared, twice_y) = (bottom.length_squared(), 2.0 * bottom.y);
         for (first, chunk) in out.chunks_mut(COLUMN_LANES).enumerate() {
-            // Where each voxel of the chunk falls on the grid and how far it stands from the
-            // centre: the same arithmetic for every voxel, so the processor runs several
-            // divisions and square roots at once. (Past the column's top the values go unused.)
-            let (mut fu, mut fw, mut length) =
-                ([0.0; COLUMN_LANES], [0.0; COLUMN_LANES], [0.0; COLUMN_LANES]);
+            // Which cell each voxel of the chunk falls in, where in that cell, and how far the
+            // voxel stands from the centre: the same arithmetic on floats for every voxel, so
+            // the processor runs several at once. (Past the column's top the values go unused.)
+            let (mut a, mut b, mut cell, mut length) =
+                ([0.0; COLUMN_LANES], [0.0; COLUMN_LANES], [0.0; COLUMN_LANES], [0.0; COLUMN_LANES]);
+            let base = (first * COLUMN_LANES) as f64;
             for lane in 0..COLUMN_LANES {
-                let y = (first * COLUMN_LANES + lane) as f64;
+                let y = base + lane as f64;
                 let h = y * step_m;
                 let inverse = 1.0 / (n0 + dn * y).max(1e-9);
-                fu[lane] = (((u_0 + du * y) * inverse - self.u0) * scale).clamp(0.0, top_u);
-                fw[lane] = (((w_0 + dw * y) * inverse - self.w0) * scale).clamp(0.0, top_w);
+                let fu = (((u_0 + du * y) * inverse - self.u0) * scale).clamp(0.0, top_u);
+                let fw = (((w_0 + dw * y) * inverse - self.w0) * scale).clamp(0.0, top_w);
+                // The last row and column of samples start no cell: a voxel on them reads the
+                // cell before, at its far edge.
+                let (i, j) = (whole_part(lesser(fu, last_u)), whole_part(lesser(fw, last_w)));
+                (a[lane], b[lane]) = (fu - i, fw - j);
+                cell[lane] = j * row + i + TWO_POW_52;
                 length[lane] = (squared + h * (twice_y + h)).sqrt();
             }
             for (lane, out) in chunk.iter_mut().enumerate() {
-                let (fu, fw) = (fu[lane], fw[lane]);
-                // At most `nu − 1` and `nw − 1`, far below 2³² for a grid held in memory: the
-                // cast through u32 keeps every index and is cheaper than one to usize.
-                let (i, j) = ((fu as u32 as usize).min(self.nu - 2), (fw as u32 as usize).min(self.nw - 2));
-                let (a, b) = (fu - i as f64, fw - j as f64);
-                let cell = &self.cells[j * (self.nu - 1) + i];
-                let lerp2 = |f: &[f64; 4]| {
-                    let (top, bottom) = (f[0] + f[1] * a, f[2] + f[3] * a);
-                    top + (bottom - top) * b
-                };
-                *out = ((length[lane] - radius - lerp2(&cell.ground)) * lerp2(&cell.flatness)) as f32;
+                let (a, b) = (a[lane], b[lane]);
+                // A whole number below 2³² plus 2⁵² holds that number in its low 32 bits.
+                let Cell([c0, c1, c2, c3]) = self.cells[cell[lane].to_bits() as u32 as usize];
+                let top = [c0[0] + c1[0] * a, c0[1] + c1[1] * a];
+                let bottom = [c2[0] + c3[0] * a, c2[1] + c3[1] * a];
+                let (ground, flatness) =
+                    (top[0] + (bottom[0] - top[0]) * b, top[1] + (bottom[1] - top[1]) * b);
+                *out = ((length[lane] - radius - ground) * flatness) as f32;
             }
         }
+    }
+}
+
+/// 2⁵², the float from which on every whole number is exact and no fraction is.
+const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
+
+/// The whole part of `x` (0 to 2⁵¹), in float arithmetic only.
+fn whole_part(x: f64) -> f64 {
+    let nearest = (x + TWO_POW_52) - TWO_POW_52;
+    nearest - if nearest > x { 1.0 } else { 0.0 }
+}
+
+/// The lesser of `x` and `y` (`y` when `x` is NaN): one instruction on x86, where `f64::min`
+/// takes several to treat NaN.
+fn lesser(x: f64, y: f64) -> f64 {
+    if x < y {
+        x
+    } else {
+        y
     }
 }
 
@@ -507,5 +530,19 @@ mod tests {
         let s16: Vec<i16> = bytes.chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
         // 1 m is 0.002 of full scale; 1000 m and beyond saturate.
         assert_eq!(s16, [0, 65, -163, 32767, -32767]);
+    }
+
+    #[test]
+    fn whole_parts_and_cell_indices_in_float_arithmetic() {
+        let mut rng = crate::math::rng::SplitMix64::new(3, 0);
+        let whole = (0..4096u32).map(f64::from).chain([2f64.powi(31), 2f64.powi(51)]);
+        let near = whole.flat_map(|w| [w, w.next_down(), w.next_up(), w + 0.5]).filter(|&x| x >= 0.0);
+        for x in near.chain((0..100_000).map(|_| rng.range(0.0, 3000.0))) {
+            assert_eq!(whole_part(x).to_bits(), x.trunc().to_bits(), "{x}");
+        }
+        for k in (0..70_000u32).chain([u32::MAX - 1, u32::MAX]) {
+            assert_eq!((f64::from(k) + TWO_POW_52).to_bits() as u32, k);
+        }
+        assert_eq!((lesser(1.0, 2.0), lesser(2.0, 1.0), lesser(f64::NAN, 3.0)), (1.0, 1.0, 3.0));
     }
 }
