@@ -221,11 +221,12 @@ fn fill_block_with(
     if r_max < radius + grid.min - margin {
         return Ok(BlockFill::Uniform((r_max - radius - grid.min) as f32));
     }
+    let mut places = ColumnPlaces::new(sy);
     for z in 0..sz {
         for x in 0..sx {
             let base = sy * (x + sx * z);
             let column = block.origin + DVec3::new(x as f64, 0.0, z as f64) * step;
-            grid.fill_column(column, step, radius, &mut out[base..base + sy]);
+            grid.fill_column(column, step, radius, &mut places, &mut out[base..base + sy]);
         }
     }
     Ok(BlockFill::Mixed)
@@ -328,7 +329,14 @@ impl FootprintGrid {
     /// The SDF of a column of voxels `step_m` apart up the Y axis from `bottom` (metres from
     /// the planet's centre) into `out`: height over the ground (bilinear in the grid) times
     /// the ground's flatness there, so it behaves like a true distance on slopes.
-    fn fill_column(&self, bottom: DVec3, step_m: f64, radius: f64, out: &mut [f32]) {
+    fn fill_column(
+        &self,
+        bottom: DVec3,
+        step_m: f64,
+        radius: f64,
+        places: &mut ColumnPlaces,
+        out: &mut [f32],
+    ) {
         // Along the column every dot product and the squared length change linearly or
         // quadratically with y: no vector work per voxel, one division.
         let (n0, u_0, w_0) = (bottom.dot(self.normal), bottom.dot(self.e1), bottom.dot(self.e2));
@@ -338,37 +346,53 @@ impl FootprintGrid {
         let (last_u, last_w) = ((self.nu - 2) as f64, (self.nw - 2) as f64);
         let row = (self.nu - 1) as f64;
         let (squared, twice_y) = (bottom.length_squared(), 2.0 * bottom.y);
-        for (first, chunk) in out.chunks_mut(COLUMN_LANES).enumerate() {
-            // Which cell each voxel of the chunk falls in, where in that cell, and how far the
-            // voxel stands from the centre: the same arithmetic on floats for every voxel, so
-            // the processor runs several at once. (Past the column's top the values go unused.)
-            let (mut a, mut b, mut cell, mut length) =
-                ([0.0; COLUMN_LANES], [0.0; COLUMN_LANES], [0.0; COLUMN_LANES], [0.0; COLUMN_LANES]);
-            let base = (first * COLUMN_LANES) as f64;
-            for lane in 0..COLUMN_LANES {
-                let y = base + lane as f64;
-                let h = y * step_m;
-                let inverse = 1.0 / (n0 + dn * y).max(1e-9);
-                let fu = (((u_0 + du * y) * inverse - self.u0) * scale).clamp(0.0, top_u);
-                let fw = (((w_0 + dw * y) * inverse - self.w0) * scale).clamp(0.0, top_w);
-                // The last row and column of samples start no cell: a voxel on them reads the
-                // cell before, at its far edge.
-                let (i, j) = (whole_part(lesser(fu, last_u)), whole_part(lesser(fw, last_w)));
-                (a[lane], b[lane]) = (fu - i, fw - j);
-                cell[lane] = j * row + i + TWO_POW_52;
-                length[lane] = (squared + h * (twice_y + h)).sqrt();
-            }
-            for (lane, out) in chunk.iter_mut().enumerate() {
-                let (a, b) = (a[lane], b[lane]);
-                // A whole number below 2³² plus 2⁵² holds that number in its low 32 bits.
-                let Cell([c0, c1, c2, c3]) = self.cells[cell[lane].to_bits() as u32 as usize];
-                let top = [c0[0] + c1[0] * a, c0[1] + c1[1] * a];
-                let bottom = [c2[0] + c3[0] * a, c2[1] + c3[1] * a];
-                let (ground, flatness) =
-                    (top[0] + (bottom[0] - top[0]) * b, top[1] + (bottom[1] - top[1]) * b);
-                *out = ((length[lane] - radius - ground) * flatness) as f32;
-            }
+        // Which cell each voxel falls in, where in that cell, and how far the voxel stands
+        // from the centre: the same arithmetic on floats for every voxel, so the processor
+        // runs several at once.
+        let ColumnPlaces { a, b, cell, length } = places;
+        let n = a.len();
+        let (b, cell, length) = (&mut b[..n], &mut cell[..n], &mut length[..n]);
+        for k in 0..n {
+            // Far below 2³² voxels in a column: through u32, the conversion runs in lanes too.
+            let y = f64::from(k as u32);
+            let h = y * step_m;
+            let inverse = 1.0 / (n0 + dn * y).max(1e-9);
+            let fu = (((u_0 + du * y) * inverse - self.u0) * scale).clamp(0.0, top_u);
+            let fw = (((w_0 + dw * y) * inverse - self.w0) * scale).clamp(0.0, top_w);
+            // The last row and column of samples start no cell: a voxel on them reads the
+            // cell before, at its far edge.
+            let (i, j) = (whole_part(lesser(fu, last_u)), whole_part(lesser(fw, last_w)));
+            (a[k], b[k]) = (fu - i, fw - j);
+            cell[k] = j * row + i + TWO_POW_52;
+            length[k] = (squared + h * (twice_y + h)).sqrt();
         }
+        for (k, out) in out.iter_mut().enumerate() {
+            let (a, b) = (a[k], b[k]);
+            // A whole number below 2³² plus 2⁵² holds that number in its low 32 bits.
+            let Cell([c0, c1, c2, c3]) = self.cells[cell[k].to_bits() as u32 as usize];
+            let top = [c0[0] + c1[0] * a, c0[1] + c1[1] * a];
+            let bottom = [c2[0] + c3[0] * a, c2[1] + c3[1] * a];
+            let (ground, flatness) = (top[0] + (bottom[0] - top[0]) * b, top[1] + (bottom[1] - top[1]) * b);
+            *out = ((length[k] - radius - ground) * flatness) as f32;
+        }
+    }
+}
+
+/// Where the voxels of one column fall on the footprint grid, reused from column to column:
+/// the place in the cell along u and w, the cell's index plus [`TWO_POW_52`], and the
+/// distance from the planet's centre, metres.
+struct ColumnPlaces {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    cell: Vec<f64>,
+    length: Vec<f64>,
+}
+
+impl ColumnPlaces {
+    /// Room for a column of `voxels`.
+    fn new(voxels: usize) -> Self {
+        let room = || vec![0.0; voxels];
+        ColumnPlaces { a: room(), b: room(), cell: room(), length: room() }
     }
 }
 
@@ -390,9 +414,6 @@ fn lesser(x: f64, y: f64) -> f64 {
         y
     }
 }
-
-/// Voxels of a column placed on the footprint grid together.
-const COLUMN_LANES: usize = 8;
 
 /// A reach's channel baked on a small grid aligned with the reach: x along the stream,
 /// y up (sheared along the bed line), z across; values in godot_voxel's Z-X-Y order.
