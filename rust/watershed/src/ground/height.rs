@@ -50,12 +50,37 @@ impl Octave {
     /// Noise at unit direction `p`, roughly in -1..=1.
     #[inline]
     fn at(&self, p: DVec3) -> f64 {
-        let q = [
+        self.perlin.get(self.point(p))
+    }
+
+    /// `[self.at(p), other.at(p)]`, bit for bit, the two computed side by side.
+    #[inline]
+    fn at_pair(&self, other: &Octave, p: DVec3) -> [f64; 2] {
+        self.perlin.get_pair(&other.perlin, self.point(p), other.point(p))
+    }
+
+    /// Where unit direction `p` reads this octave's noise.
+    #[inline]
+    fn point(&self, p: DVec3) -> [f64; 3] {
+        [
             self.rows[0].dot(p) + self.offset.x,
             self.rows[1].dot(p) + self.offset.y,
             self.rows[2].dot(p) + self.offset.z,
-        ];
-        self.perlin.get(q)
+        ]
+    }
+}
+
+/// Each octave's noise at unit direction `p`, in order, two at a time where it can.
+#[inline]
+fn each_octave(octaves: &[Octave], p: DVec3, mut f: impl FnMut(f64)) {
+    let mut pairs = octaves.chunks_exact(2);
+    for pair in &mut pairs {
+        let [first, second] = pair[0].at_pair(&pair[1], p);
+        f(first);
+        f(second);
+    }
+    for octave in pairs.remainder() {
+        f(octave.at(p));
     }
 }
 
@@ -357,10 +382,10 @@ impl PlanetHeight {
         let relief = self.relief_m;
         let mut c = 0.0;
         let mut amp = 1.0;
-        for o in &self.continental {
-            c += amp * o.at(p);
+        each_octave(&self.continental, p, |n| {
+            c += amp * n;
             amp *= 0.5;
-        }
+        });
         let c = c * 1.1;
         let land = smoothstep(-0.1, 0.3, c);
         let base = relief * (-0.55 + 0.5 * land + 0.25 * c);
@@ -368,9 +393,16 @@ impl PlanetHeight {
         // Mountains stand only where the continental field allows high ground.
         if land > 0.0 {
             // Ridges alone would close every valley into a basin: passes break them into chains.
-            let mut ridge = self.ridge(p) * smoothstep(-0.1, 0.25, self.passes.at(p));
-            if let Some(mesa) = &self.mesa {
-                let mask = smoothstep(0.12, 0.3, mesa.at(p));
+            let (passes, mesa) = match &self.mesa {
+                Some(mesa) => {
+                    let [passes, mesa] = self.passes.at_pair(mesa, p);
+                    (passes, Some(mesa))
+                }
+                None => (self.passes.at(p), None),
+            };
+            let mut ridge = self.ridge(p) * smoothstep(-0.1, 0.25, passes);
+            if let Some(mesa) = mesa {
+                let mask = smoothstep(0.12, 0.3, mesa);
                 if mask > 0.0 {
                     ridge += mask * (mesa_profile(ridge) - ridge);
                 }
@@ -389,14 +421,14 @@ impl PlanetHeight {
         let mut sum = 0.0;
         let mut norm = 0.0;
         let mut amp = 1.0;
-        for o in &self.ridge {
+        each_octave(&self.ridge, p, |n| {
             // Stretched so creases are narrow and most ground lies between them.
-            let s = 1.0 - (1.6 * o.at(p).abs()).min(1.0);
+            let s = 1.0 - (1.6 * n.abs()).min(1.0);
             let s = s * s * s;
             sum += amp * s;
             norm += amp;
             amp *= 0.5;
-        }
+        });
         sum / norm
     }
 }
