@@ -98,12 +98,12 @@ impl Perlin {
         let (ga, gb) = (self.gradients(corner_a, &offsets(da)), other.gradients(corner_b, &offsets(db)));
         let g = |k: usize| [ga[k], gb[k]];
         let c = |axis: usize| [curve(da[axis]), curve(db[axis])];
-        let linear =
+        let blend =
             |x: [f64; 2], y: [f64; 2], t: [f64; 2]| [linear(x[0], y[0], t[0]), linear(x[1], y[1], t[1])];
         let (cx, cy, cz) = (c(0), c(1), c(2));
-        let result = linear(
-            linear(linear(g(0), g(4), cz), linear(g(2), g(6), cz), cy),
-            linear(linear(g(1), g(5), cz), linear(g(3), g(7), cz), cy),
+        let result = blend(
+            blend(blend(g(0), g(4), cz), blend(g(2), g(6), cz), cy),
+            blend(blend(g(1), g(5), cz), blend(g(3), g(7), cz), cy),
             cx,
         );
         result.map(|r| (r * SCALE).clamp(-1.0, 1.0))
