@@ -301,19 +301,18 @@ impl Carve {
                 let edge = half_width(drainage.catchment_m2[i]);
                 let side = surface.metre_across(a, b);
                 let count = ((length(i) / BANK_SPACING_M).ceil() as usize).max(1);
-                let mut near = [i, i];
-                (0..=count)
-                    .map(|k| {
-                        let centre = a + (b - a) * (k as f64 / count as f64);
-                        let beside = |x: f64, near: &mut usize| {
-                            let p = surface.onto(centre + side * x);
-                            *near = surface.nearest_node_from(p, *near);
-                            surface.natural_near(p, *near)
-                        };
-                        let [left, right] = &mut near;
-                        beside(edge + BANK_MARGIN_M, left).min(beside(-edge - BANK_MARGIN_M, right))
+                // One bank after the other: a point near the last one read often reuses its
+                // walk through the eroded field.
+                let bank = |x: f64| {
+                    let mut near = i;
+                    (0..=count).map(move |k| {
+                        let p = surface.onto(a + (b - a) * (k as f64 / count as f64) + side * x);
+                        near = surface.nearest_node_from(p, near);
+                        surface.natural_near(p, near)
                     })
-                    .collect()
+                };
+                let left: Vec<f64> = bank(edge + BANK_MARGIN_M).collect();
+                left.into_iter().zip(bank(-edge - BANK_MARGIN_M)).map(|(l, r)| l.min(r)).collect()
             })
             .collect();
         // Every stream meets what it flows into before reaching it: a river's bed by the
