@@ -353,7 +353,9 @@ impl ZoneBasis {
     }
 }
 
-/// `x.floor()`, to the bit, without the library call baseline x86-64 makes for it.
+/// `x.floor()`, to the bit, without the library call baseline x86-64 makes for it. Any
+/// `x`, NaN and the infinities included; the voxel fill's `whole_part` covers only 0..2⁵¹,
+/// in float operations alone, so its column loop stays in vector lanes.
 #[inline]
 fn floor(x: f64) -> f64 {
     // At and beyond 2^52 every f64 is whole, and NaN and the infinities are their own floor.

@@ -399,7 +399,8 @@ impl ColumnPlaces {
 /// 2⁵², the float from which on every whole number is exact and no fraction is.
 const TWO_POW_52: f64 = 4_503_599_627_370_496.0;
 
-/// The whole part of `x` (0 to 2⁵¹), in float arithmetic only.
+/// The whole part of `x` (0 to 2⁵¹), in float arithmetic only, so a loop of them runs in
+/// vector lanes. The lattice's `floor` does the like for any `x`, with an integer cast.
 fn whole_part(x: f64) -> f64 {
     let nearest = (x + TWO_POW_52) - TWO_POW_52;
     nearest - if nearest > x { 1.0 } else { 0.0 }
