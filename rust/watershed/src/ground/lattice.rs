@@ -182,8 +182,34 @@ fn fibonacci_numbers(n: usize) -> Vec<usize> {
 
 /// The zone of a latitude: which Fibonacci offsets hold a point's nearest neighbours.
 fn zone(y: f64, n: usize) -> i64 {
-    let s = (n as f64 * std::f64::consts::PI * 5f64.sqrt() * (1.0 - y * y)).max(1.0);
-    floor(libm::log(s) / log_phi_squared()) as i64
+    zone_of((n as f64 * std::f64::consts::PI * 5f64.sqrt() * (1.0 - y * y)).max(1.0))
+}
+
+/// `⌊log(s) / log φ²⌋` as `libm` rounds it, for a band size `s` ≥ 1: the number of powers
+/// of φ² from φ² up to `s`. That count is the formula's answer except within a hair of a
+/// power, where the formula's own rounding decides (its error is some 10⁻¹⁴ of a zone; a
+/// size 10⁻⁹ from every power lies some 10⁻⁹ of a zone from every whole number).
+fn zone_of(s: f64) -> i64 {
+    let powers = phi_squared_powers();
+    let k = powers.partition_point(|&t| t <= s);
+    let close = |t: f64| (s - t).abs() <= t * 1e-9;
+    if k == 0 || k == powers.len() || close(powers[k - 1]) || close(powers[k]) {
+        return floor(libm::log(s) / log_phi_squared()) as i64;
+    }
+    k as i64 - 1
+}
+
+/// φ⁰, φ², φ⁴, … φ¹²⁶, each within some 10⁻¹⁴ of its value: the sizes where the zones
+/// change, worked out once per process.
+fn phi_squared_powers() -> &'static [f64; 64] {
+    static POWERS: OnceLock<[f64; 64]> = OnceLock::new();
+    POWERS.get_or_init(|| {
+        let mut powers = [1.0; 64];
+        for k in 1..64 {
+            powers[k] = powers[k - 1] * (PHI * PHI);
+        }
+        powers
+    })
 }
 
 /// Node i's `PICKS` nearest among the candidates at offsets ±F_j around its zone.
@@ -412,6 +438,28 @@ fn inverse_fibonacci(positions: &[DVec3], zones: &[ZoneBasis], p: DVec3) -> usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The zone from the powers of φ² gives the formula's bits: on random sizes over the
+    /// whole table, at and beside every power (to the ulp and to 10⁻⁹), and past the table.
+    #[test]
+    fn zones_from_the_powers_match_the_formula() {
+        let formula = |s: f64| floor(libm::log(s) / log_phi_squared()) as i64;
+        let mut rng = crate::math::rng::SplitMix64::new(11, 0);
+        let mut sizes: Vec<f64> = (0..200_000).map(|_| libm::exp(rng.range(0.0, 125.0 * 0.9624))).collect();
+        for &t in phi_squared_powers() {
+            for edge in [t, t * (1.0 + 1e-9), t * (1.0 - 1e-9), t * (1.0 + 2e-9), t * (1.0 - 2e-9)] {
+                let (mut up, mut down) = (edge, edge);
+                for _ in 0..16 {
+                    sizes.extend([up, down]);
+                    (up, down) = (up.next_up(), down.next_down());
+                }
+            }
+        }
+        sizes.extend([1.0, 1.0f64.next_up(), 1e30, f64::MAX]);
+        for s in sizes.into_iter().filter(|&s| s >= 1.0) {
+            assert_eq!(zone_of(s), formula(s), "size {s:e}");
+        }
+    }
 
     /// The inline floor against the library's: zeros of both signs, halves, the edge of the
     /// whole numbers at 2^52, huge values, the infinities, NaN and many random values.
