@@ -191,12 +191,18 @@ fn zone(y: f64, n: usize) -> i64 {
 /// size 10⁻⁹ from every power lies some 10⁻⁹ of a zone from every whole number).
 fn zone_of(s: f64) -> i64 {
     let powers = phi_squared_powers();
-    let k = powers.partition_point(|&t| t <= s);
+    // φ² is 2^1.388…: from s's binary exponent e, the power φ^(2k) for k = ⌊0.7197 e⌋ is at
+    // most 2^e, so at or below s, and the next power or the one after is above it.
+    let exponent = (s.to_bits() >> 52) as usize - 1023;
+    let mut k = (exponent * 737 >> 10).min(powers.len() - 1);
+    while k + 1 < powers.len() && powers[k + 1] <= s {
+        k += 1;
+    }
     let close = |t: f64| (s - t).abs() <= t * 1e-9;
-    if k == 0 || k == powers.len() || close(powers[k - 1]) || close(powers[k]) {
+    if k + 1 == powers.len() || close(powers[k]) || close(powers[k + 1]) {
         return floor(libm::log(s) / log_phi_squared()) as i64;
     }
-    k as i64 - 1
+    k as i64
 }
 
 /// φ⁰, φ², φ⁴, … φ¹²⁶, each within some 10⁻¹⁴ of its value: the sizes where the zones
@@ -455,7 +461,7 @@ mod tests {
                 }
             }
         }
-        sizes.extend([1.0, 1.0f64.next_up(), 1e30, f64::MAX]);
+        sizes.extend([1.0, 1.0f64.next_up(), 1e30, f64::MAX, f64::INFINITY]);
         for s in sizes.into_iter().filter(|&s| s >= 1.0) {
             assert_eq!(zone_of(s), formula(s), "size {s:e}");
         }
