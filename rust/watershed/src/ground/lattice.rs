@@ -194,7 +194,7 @@ fn zone_of(s: f64) -> i64 {
     // φ² is 2^1.388…: from s's binary exponent e, the power φ^(2k) for k = ⌊0.7197 e⌋ is at
     // most 2^e, so at or below s, and the next power or the one after is above it.
     let exponent = (s.to_bits() >> 52) as usize - 1023;
-    let mut k = (exponent * 737 >> 10).min(powers.len() - 1);
+    let mut k = ((exponent * 737) >> 10).min(powers.len() - 1);
     while k + 1 < powers.len() && powers[k + 1] <= s {
         k += 1;
     }
