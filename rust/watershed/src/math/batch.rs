@@ -38,6 +38,19 @@ fn z_order(p: DVec3) -> u64 {
     spread(cell(d.x)) | spread(cell(d.y)) << 1 | spread(cell(d.z)) << 2
 }
 
+/// Position of the cell at `row`, `col` on a Z-order curve over a grid.
+pub(crate) fn grid_z_order(row: u32, col: u32) -> u64 {
+    let spread = |v: u32| {
+        let mut x = u64::from(v);
+        x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+        x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+        x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+        x = (x | x << 2) & 0x3333_3333_3333_3333;
+        (x | x << 1) & 0x5555_5555_5555_5555
+    };
+    spread(row) << 1 | spread(col)
+}
+
 /// The low 21 bits of `x` spread to every third bit.
 fn spread(mut x: u64) -> u64 {
     x &= 0x1f_ffff;
@@ -86,5 +99,23 @@ mod tests {
         points.sort_by_key(|&p| z_order(p));
         let sorted = mean_step(&points);
         assert!(sorted < random / 20.0, "{sorted} along the curve vs {random} at random");
+    }
+
+    /// A cell's key interleaves its row's bits (the odd places) with its column's (the
+    /// even ones), from the lowest to the 32nd.
+    #[test]
+    fn grid_keys_interleave_row_and_column_bits() {
+        let interleaved = |row: u32, col: u32| {
+            (0..32).fold(0u64, |key, b| {
+                key | u64::from(col >> b & 1) << (2 * b) | u64::from(row >> b & 1) << (2 * b + 1)
+            })
+        };
+        let mut rng = SplitMix64::new(13, 0);
+        let cells = (0..10_000).map(|_| (rng.next_u64() as u32, rng.next_u64() as u32));
+        for (row, col) in
+            cells.chain([(0, 0), (0, 1), (1, 0), (u32::MAX, 0), (0, u32::MAX), (u32::MAX, u32::MAX)])
+        {
+            assert_eq!(grid_z_order(row, col), interleaved(row, col), "row {row} column {col}");
+        }
     }
 }
