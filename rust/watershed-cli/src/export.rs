@@ -1,7 +1,10 @@
 //! `watershed export` and `watershed grid-drain`: solves written as `.npy` arrays.
 
 use std::path::Path;
-use watershed::{drain_grid, write_npy_to, Grid, GridOptions, NpyElement, World, WorldSettings};
+use std::sync::{Mutex, PoisonError};
+use watershed::{
+    drain_grid_handing_over, write_npy_to, Grid, GridOptions, NpyElement, Settled, World, WorldSettings,
+};
 
 fn save<T: NpyElement>(dir: &Path, name: &str, shape: &[usize], values: &[T]) -> Result<(), String> {
     save_from(dir, name, shape, values.iter().copied())
@@ -76,27 +79,30 @@ pub fn grid(
         ));
     }
     let grid = Grid { width: cols, height: rows, cell_m };
-    let t = std::time::Instant::now();
-    let (d, surfaces) = drain_grid(&grid, &array.data, options);
-    let solve_ms = t.elapsed().as_secs_f64() * 1e3;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let shape = [array.rows, array.cols];
-    // Four files of tens of megabytes each: written two at a time, one per core.
-    let ((filled, receivers), (accum, lakes)) = rayon::join(
-        || {
-            rayon::join(
-                || save(out, "filled.npy", &shape, &surfaces.filled_m),
-                || save_from(out, "receivers.npy", &shape, d.receiver_indices_iter()),
-            )
-        },
-        || {
-            rayon::join(
-                || save(out, "accum.npy", &shape, &d.catchment_m2),
-                || save_from(out, "lake_id.npy", &shape, d.lake_id.iter().map(|&l| l as i32)),
-            )
-        },
-    );
-    filled.and(receivers).and(accum).and(lakes)?;
+    let shape = [rows, cols];
+    // Three of the four files are written on the other core while the drain goes on, each
+    // as soon as the drain has settled it; the catchments come last.
+    let failed = Mutex::new(None);
+    let write = |settled: Settled<'_>| {
+        let written = match settled {
+            Settled::Filled(filled) => save(out, "filled.npy", &shape, filled),
+            Settled::Receivers(r) => {
+                save_from(out, "receivers.npy", &shape, r.iter().map(|r| r.receiver_index()))
+            }
+            Settled::LakeIds(ids) => save_from(out, "lake_id.npy", &shape, ids.iter().map(|&l| l as i32)),
+        };
+        if let Err(e) = written {
+            failed.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
+        }
+    };
+    let t = std::time::Instant::now();
+    let (d, _) = drain_grid_handing_over(&grid, &array.data, options, &write);
+    let solve_ms = t.elapsed().as_secs_f64() * 1e3;
+    if let Some(e) = failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(e);
+    }
+    save(out, "accum.npy", &shape, &d.catchment_m2)?;
     println!(
         "{}: {}x{} cells, {} lakes, uphill {}, no path {}, {solve_ms:.0} ms -> {}",
         dem.display(),

@@ -85,10 +85,10 @@ pub use checks::digest::{
     digest_directions, digest_f64, scatter_digest_chunks, world_digests, WorldDigests, DIGEST_SAMPLES,
 };
 pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
-pub use drainage::grid::{drain_grid, GridOptions};
+pub use drainage::grid::{drain_grid, drain_grid_handing_over, GridOptions};
 pub use drainage::{
-    route, solve, solve_cancellable, solve_with_surfaces, Drainage, DrainageParams, DrainageStats,
-    FloodSurfaces, Lake, NodeKind, Outlet, Routing,
+    route, solve, solve_cancellable, solve_handing_over, solve_with_surfaces, Drainage, DrainageParams,
+    DrainageStats, FloodSurfaces, HandOver, Lake, NodeKind, Outlet, Routing, Settled,
 };
 pub use erosion::droplets::{erode_droplets, Droplets};
 pub use erosion::planet::{erode_planet, PlanetErosion, PEAK_UPLIFT_M_PER_YR, START_RELIEF};

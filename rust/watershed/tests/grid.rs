@@ -1,7 +1,10 @@
 //! D8 drainage on small hand-drawn DEMs whose answers were worked out by hand.
 
+use std::sync::Mutex;
 use watershed::testkit::PlainGrid;
-use watershed::{drain_grid, route, DrainageParams, Grid, GridOptions, NodeKind, Outlet};
+use watershed::{
+    drain_grid, drain_grid_handing_over, route, DrainageParams, Grid, GridOptions, NodeKind, Outlet, Settled,
+};
 
 const EDGES: GridOptions = GridOptions { sea_level_m: None, edge_outlets: true, lake_min_depth_m: 1.4 };
 
@@ -183,4 +186,43 @@ fn routes_alike(grid: Grid, dem: &[f64]) {
         assert_eq!(bits(&fast.filled_m), bits(&plain.filled_m));
         assert!(fast.filled_m.iter().zip(dem).any(|(f, z)| f > z), "the DEM has pits to fill");
     }
+}
+
+/// A drain that hands its results over as they settle hands each over once, with the
+/// values the finished drain holds, and finishes with the same drainage as one that does
+/// not: on a map with pits, lakes, sea and edges.
+#[test]
+fn settled_results_are_handed_over_once_as_the_drain_ends_with_them() {
+    let grid = Grid { width: 40, height: 30, cell_m: 1.0 };
+    let dem: Vec<f64> = (0..grid.width * grid.height)
+        .map(|i| {
+            let (x, y) = ((i % grid.width) as f64, (i / grid.width) as f64);
+            (x * 0.4).sin() * 4.0 + (y * 0.3).cos() * 3.0 + 0.05 * x + ((i * 7919) % 7) as f64 * 0.3
+        })
+        .collect();
+    let options = GridOptions { sea_level_m: Some(-2.0), edge_outlets: true, lake_min_depth_m: 0.1 };
+    let handed = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
+    let hand_over = |settled: Settled<'_>| {
+        let mut handed = handed.lock().expect("no hand-over panicked");
+        match settled {
+            Settled::Filled(filled) => handed.0.push(filled.to_vec()),
+            Settled::Receivers(receivers) => handed.1.push(receivers.to_vec()),
+            Settled::LakeIds(ids) => handed.2.push(ids.to_vec()),
+        }
+    };
+    let (d, surfaces) = drain_grid_handing_over(&grid, &dem, &options, &hand_over);
+    let (filled, receivers, lake_ids) = handed.into_inner().expect("no hand-over panicked");
+    assert_eq!(filled, std::slice::from_ref(&surfaces.filled_m));
+    assert_eq!(receivers, std::slice::from_ref(&d.receivers));
+    assert_eq!(lake_ids, std::slice::from_ref(&d.lake_id));
+    assert!(!d.lakes.is_empty() && d.stats.sea > 0, "the map has lakes and sea");
+    let (plain, plain_surfaces) = drain_grid(&grid, &dem, &options);
+    assert_eq!(plain.receivers, d.receivers);
+    assert_eq!(plain.order, d.order);
+    assert_eq!(plain.kind, d.kind);
+    assert_eq!(plain.strahler, d.strahler);
+    assert_eq!(plain.stats, d.stats);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&plain.catchment_m2), bits(&d.catchment_m2));
+    assert_eq!(bits(&plain_surfaces.routing_m), bits(&surfaces.routing_m));
 }

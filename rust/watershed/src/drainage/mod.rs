@@ -42,6 +42,12 @@ impl Outlet {
             _ => None,
         }
     }
+
+    /// The receiving node's index, -1 where the water stops (sea, edge, sink): the form
+    /// file formats and engines take.
+    pub fn receiver_index(self) -> i64 {
+        self.receiver().map_or(-1, |n| i64::from(n.0))
+    }
 }
 
 /// What a node is, as the export's `kind.npy` codes it.
@@ -217,7 +223,7 @@ impl Drainage {
 
     /// [`Drainage::receiver_indices`] one at a time, for writers that stream them.
     pub fn receiver_indices_iter(&self) -> impl ExactSizeIterator<Item = i64> + '_ {
-        self.receivers.iter().map(|r| r.receiver().map_or(-1, |n| i64::from(n.0)))
+        self.receivers.iter().map(|r| r.receiver_index())
     }
 }
 
@@ -515,7 +521,41 @@ pub fn solve_with_surfaces<T: Topology>(
     heights: &[f64],
     params: &DrainageParams,
 ) -> (Drainage, FloodSurfaces) {
-    match solve_in_full(topo, heights, params, &AtomicBool::new(false)) {
+    match solve_in_full(topo, heights, params, &AtomicBool::new(false), None) {
+        Some(solved) => solved,
+        None => unreachable!("nothing sets the flag"),
+    }
+}
+
+/// A result of a solve that will not change again, lent out while the solve goes on: what
+/// a caller can write out on the other cores meanwhile (one value per node).
+#[derive(Debug, Clone, Copy)]
+pub enum Settled<'a> {
+    /// The plain priority-flood fill ([`FloodSurfaces::filled_m`]), metres.
+    Filled(&'a [f64]),
+    /// Where each node drains ([`Drainage::receivers`]).
+    Receivers(&'a [Outlet]),
+    /// 0 outside lakes, otherwise the lake's number ([`Drainage::lake_id`]).
+    LakeIds(&'a [u32]),
+}
+
+/// What takes each [`Settled`] result of [`solve_handing_over`], on a thread of its own.
+pub type HandOver<'a> = dyn Fn(Settled<'_>) + Sync + 'a;
+
+/// [`solve_with_surfaces`] that hands each result in [`Settled`] to `hand_over` as soon as
+/// it is final, on a thread of its own, and goes on with the solve meanwhile: the fill
+/// after the flood, the receivers and lake ids after the lakes. Returns once every
+/// `hand_over` has returned; the results are those of [`solve_with_surfaces`].
+///
+/// # Panics
+/// If `heights.len() != topo.len()`, or if `hand_over` panics.
+pub fn solve_handing_over<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    params: &DrainageParams,
+    hand_over: &HandOver<'_>,
+) -> (Drainage, FloodSurfaces) {
+    match solve_in_full(topo, heights, params, &AtomicBool::new(false), Some(hand_over)) {
         Some(solved) => solved,
         None => unreachable!("nothing sets the flag"),
     }
@@ -532,24 +572,82 @@ pub fn solve_cancellable<T: Topology>(
     params: &DrainageParams,
     cancel: &AtomicBool,
 ) -> Option<Drainage> {
-    solve_in_full(topo, heights, params, cancel).map(|(drainage, _)| drainage)
+    solve_in_full(topo, heights, params, cancel, None).map(|(drainage, _)| drainage)
 }
 
-/// [`solve_cancellable`] with the flood's surfaces.
+/// [`solve_cancellable`] with the flood's surfaces; each surface handed to `hand_over` (on
+/// a thread of its own, while the solve goes on) once nothing changes it any more.
 fn solve_in_full<T: Topology>(
     topo: &T,
     heights: &[f64],
     params: &DrainageParams,
     cancel: &AtomicBool,
+    hand_over: Option<&HandOver<'_>>,
 ) -> Option<(Drainage, FloodSurfaces)> {
     assert_eq!(heights.len(), topo.len(), "one height per node");
-    let go_on = || (!cancel::requested(cancel)).then_some(());
-    let n = topo.len();
     let mut clock = Stopwatch::start();
-    let Standing { filled, routing, receivers, mut kind, lake_id, lakes, bays } =
-        standing(topo, heights, params, cancel, &mut clock)?;
-    go_on()?;
-    let (order, catchment_m2) = order_and_catchment(topo, &receivers);
+    let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
+    clock.lap("flood");
+    let drainage = std::thread::scope(|scope| {
+        if let Some(hand_over) = hand_over {
+            scope.spawn(|| hand_over(Settled::Filled(&filled)));
+        }
+        let Standing { receivers, mut kind, lake_id, lakes, bays } =
+            receivers_and_lakes(topo, heights, &filled, &routing, outlet, params, cancel, &mut clock)?;
+        let rivers = std::thread::scope(|scope| {
+            if let Some(hand_over) = hand_over {
+                scope.spawn(|| hand_over(Settled::Receivers(&receivers)));
+                scope.spawn(|| hand_over(Settled::LakeIds(&lake_id)));
+            }
+            rivers(topo, heights, &routing, &receivers, &mut kind, params, cancel, &mut clock)
+        })?;
+        let Rivers { order, catchment_m2, strahler, mouths, mut stats } = rivers;
+        (stats.lakes, stats.bays) = (lakes.len(), bays);
+        Some(Drainage {
+            receivers,
+            catchment_m2,
+            kind,
+            sea_level_m: params.sea_level_m,
+            lake_id,
+            lakes,
+            order,
+            strahler,
+            mouths,
+            stats,
+            timings_ms: clock.laps,
+        })
+    })?;
+    Some((drainage, FloodSurfaces { filled_m: filled, routing_m: routing }))
+}
+
+/// What the last stages of a solve add: the order, catchments, rivers and counts.
+struct Rivers {
+    order: Vec<u32>,
+    catchment_m2: Vec<f64>,
+    strahler: Vec<u8>,
+    mouths: Vec<NodeId>,
+    /// Every count but the lakes and bays.
+    stats: DrainageStats,
+}
+
+/// The order and catchments over `receivers`, the rivers marked in `kind` and the counts
+/// (laps `accumulation`, `rivers` on `clock`); `None` once `cancel` is set.
+#[allow(clippy::too_many_arguments)]
+fn rivers<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    routing: &[f64],
+    receivers: &[Outlet],
+    kind: &mut [NodeKind],
+    params: &DrainageParams,
+    cancel: &AtomicBool,
+    clock: &mut Stopwatch,
+) -> Option<Rivers> {
+    if cancel::requested(cancel) {
+        return None;
+    }
+    let n = topo.len();
+    let (order, catchment_m2) = order_and_catchment(topo, receivers);
     if params.rivers {
         for i in 0..n {
             if kind[i] == NodeKind::Land && catchment_m2[i] >= params.river_catchment_m2 {
@@ -558,14 +656,13 @@ fn solve_in_full<T: Topology>(
         }
     }
     clock.lap("accumulation");
-    let strahler = strahler(&order, &receivers, &kind);
+    let strahler = strahler(&order, receivers, kind);
     let mouths: Vec<NodeId> = (0..n)
         .filter(|&i| kind[i] == NodeKind::River)
         .filter(|&i| receivers[i].receiver().is_some_and(|r| kind[r.index()] == NodeKind::Sea))
         .map(|i| NodeId(i as u32))
         .collect();
-    let mut stats =
-        DrainageStats { nodes: n, lakes: lakes.len(), bays, mouths: mouths.len(), ..Default::default() };
+    let mut stats = DrainageStats { nodes: n, mouths: mouths.len(), ..Default::default() };
     for i in 0..n {
         match kind[i] {
             NodeKind::Sea => stats.sea += 1,
@@ -593,26 +690,11 @@ fn solve_in_full<T: Topology>(
     stats.no_path = n - order.len();
     stats.max_strahler = strahler.iter().copied().max().unwrap_or(0);
     clock.lap("rivers");
-    let drainage = Drainage {
-        receivers,
-        catchment_m2,
-        kind,
-        sea_level_m: params.sea_level_m,
-        lake_id,
-        lakes,
-        order,
-        strahler,
-        mouths,
-        stats,
-        timings_ms: clock.laps,
-    };
-    Some((drainage, FloodSurfaces { filled_m: filled, routing_m: routing }))
+    Some(Rivers { order, catchment_m2, strahler, mouths, stats })
 }
 
-/// The standing water of a surface: the flood, the receivers, the sea, lakes and bays.
+/// The standing water of a surface after its flood: the receivers, the sea, lakes and bays.
 struct Standing {
-    filled: Vec<f64>,
-    routing: Vec<f64>,
     receivers: Vec<Outlet>,
     kind: Vec<NodeKind>,
     lake_id: Vec<u32>,
@@ -620,27 +702,30 @@ struct Standing {
     bays: usize,
 }
 
-/// The first stages of [`solve`]: flood, receivers and depressions (laps `flood`,
-/// `receivers`, `lakes` on `clock`); `None` once `cancel` is set.
-fn standing<T: Topology>(
+/// The receivers over the flood's `routing` surface and the depressions of its `filled`
+/// one (laps `receivers`, `lakes` on `clock`); `None` once `cancel` is set.
+#[allow(clippy::too_many_arguments)]
+fn receivers_and_lakes<T: Topology>(
     topo: &T,
     heights: &[f64],
+    filled: &[f64],
+    routing: &[f64],
+    outlet: Vec<Option<Outlet>>,
     params: &DrainageParams,
     cancel: &AtomicBool,
     clock: &mut Stopwatch,
 ) -> Option<Standing> {
-    let Flood { outlet, filled, routing } = flood(topo, heights, params, cancel)?;
-    clock.lap("flood");
-    let mut receivers = receivers_on(topo, &outlet, &routing);
+    let mut receivers = receivers_on(topo, &outlet, routing);
+    drop(outlet);
     clock.lap("receivers");
     if cancel::requested(cancel) {
         return None;
     }
     let mut kind: Vec<NodeKind> =
         receivers.iter().map(|o| if *o == Outlet::Sea { NodeKind::Sea } else { NodeKind::Land }).collect();
-    let (lake_id, lakes, bays) = depressions(topo, heights, &filled, &mut receivers, &mut kind, params);
+    let (lake_id, lakes, bays) = depressions(topo, heights, filled, &mut receivers, &mut kind, params);
     clock.lap("lakes");
-    Some(Standing { filled, routing, receivers, kind, lake_id, lakes, bays })
+    Some(Standing { receivers, kind, lake_id, lakes, bays })
 }
 
 /// What each node of `topo` is under `params` before rivers: sea, lake (or bay) or land —
@@ -654,9 +739,13 @@ pub(crate) fn standing_water<T: Topology>(
     params: &DrainageParams,
 ) -> Vec<NodeKind> {
     assert_eq!(heights.len(), topo.len(), "one height per node");
+    let never = AtomicBool::new(false);
     let mut clock = Stopwatch::start();
-    match standing(topo, heights, params, &AtomicBool::new(false), &mut clock) {
-        Some(standing) => standing.kind,
+    let settled = flood(topo, heights, params, &never).and_then(|Flood { outlet, filled, routing }| {
+        receivers_and_lakes(topo, heights, &filled, &routing, outlet, params, &never, &mut clock)
+    });
+    match settled {
+        Some(settled) => settled.kind,
         None => unreachable!("nothing sets the flag"),
     }
 }
