@@ -81,8 +81,8 @@ pub fn grid(
     let grid = Grid { width: cols, height: rows, cell_m };
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let shape = [rows, cols];
-    // Three of the four files are written on the other core while the drain goes on, each
-    // as soon as the drain has settled it; the catchments come last.
+    // The four files are written on the other core while the drain goes on, each as soon
+    // as the drain has settled it.
     let failed = Mutex::new(None);
     let write = |settled: Settled<'_>| {
         let written = match settled {
@@ -91,6 +91,7 @@ pub fn grid(
                 save_from(out, "receivers.npy", &shape, r.iter().map(|r| r.receiver_index()))
             }
             Settled::LakeIds(ids) => save_from(out, "lake_id.npy", &shape, ids.iter().map(|&l| l as i32)),
+            Settled::Catchment(accum) => save(out, "accum.npy", &shape, accum),
         };
         if let Err(e) = written {
             failed.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(e);
@@ -98,13 +99,12 @@ pub fn grid(
     };
     let t = std::time::Instant::now();
     let (d, _) = drain_grid_handing_over(&grid, &array.data, options, &write);
-    let solve_ms = t.elapsed().as_secs_f64() * 1e3;
+    let drained_ms = t.elapsed().as_secs_f64() * 1e3;
     if let Some(e) = failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
         return Err(e);
     }
-    save(out, "accum.npy", &shape, &d.catchment_m2)?;
     println!(
-        "{}: {}x{} cells, {} lakes, uphill {}, no path {}, {solve_ms:.0} ms -> {}",
+        "{}: {}x{} cells, {} lakes, uphill {}, no path {}, drained and written in {drained_ms:.0} ms -> {}",
         dem.display(),
         array.cols,
         array.rows,

@@ -201,20 +201,22 @@ fn settled_results_are_handed_over_once_as_the_drain_ends_with_them() {
         })
         .collect();
     let options = GridOptions { sea_level_m: Some(-2.0), edge_outlets: true, lake_min_depth_m: 0.1 };
-    let handed = Mutex::new((Vec::new(), Vec::new(), Vec::new()));
+    let handed = Mutex::new((Vec::new(), Vec::new(), Vec::new(), Vec::new()));
     let hand_over = |settled: Settled<'_>| {
         let mut handed = handed.lock().expect("no hand-over panicked");
         match settled {
             Settled::Filled(filled) => handed.0.push(filled.to_vec()),
             Settled::Receivers(receivers) => handed.1.push(receivers.to_vec()),
             Settled::LakeIds(ids) => handed.2.push(ids.to_vec()),
+            Settled::Catchment(area) => handed.3.push(area.to_vec()),
         }
     };
     let (d, surfaces) = drain_grid_handing_over(&grid, &dem, &options, &hand_over);
-    let (filled, receivers, lake_ids) = handed.into_inner().expect("no hand-over panicked");
+    let (filled, receivers, lake_ids, catchments) = handed.into_inner().expect("no hand-over panicked");
     assert_eq!(filled, std::slice::from_ref(&surfaces.filled_m));
     assert_eq!(receivers, std::slice::from_ref(&d.receivers));
     assert_eq!(lake_ids, std::slice::from_ref(&d.lake_id));
+    assert_eq!(catchments, std::slice::from_ref(&d.catchment_m2));
     assert!(!d.lakes.is_empty() && d.stats.sea > 0, "the map has lakes and sea");
     let (plain, plain_surfaces) = drain_grid(&grid, &dem, &options);
     assert_eq!(plain.receivers, d.receivers);

@@ -537,6 +537,9 @@ pub enum Settled<'a> {
     Receivers(&'a [Outlet]),
     /// 0 outside lakes, otherwise the lake's number ([`Drainage::lake_id`]).
     LakeIds(&'a [u32]),
+    /// The area draining through each node, itself included ([`Drainage::catchment_m2`]),
+    /// m².
+    Catchment(&'a [f64]),
 }
 
 /// What takes each [`Settled`] result of [`solve_handing_over`], on a thread of its own.
@@ -544,7 +547,8 @@ pub type HandOver<'a> = dyn Fn(Settled<'_>) + Sync + 'a;
 
 /// [`solve_with_surfaces`] that hands each result in [`Settled`] to `hand_over` as soon as
 /// it is final, on a thread of its own, and goes on with the solve meanwhile: the fill
-/// after the flood, the receivers and lake ids after the lakes. Returns once every
+/// after the flood, the receivers and lake ids after the lakes, the catchments before the
+/// rivers' Strahler orders and counts. Returns once every
 /// `hand_over` has returned; the results are those of [`solve_with_surfaces`].
 ///
 /// # Panics
@@ -594,14 +598,22 @@ fn solve_in_full<T: Topology>(
         }
         let Standing { receivers, mut kind, lake_id, lakes, bays } =
             receivers_and_lakes(topo, heights, &filled, &routing, outlet, params, cancel, &mut clock)?;
-        let rivers = std::thread::scope(|scope| {
+        let (order, catchment_m2, Rivers { strahler, mouths, mut stats }) = std::thread::scope(|scope| {
             if let Some(hand_over) = hand_over {
                 scope.spawn(|| hand_over(Settled::Receivers(&receivers)));
                 scope.spawn(|| hand_over(Settled::LakeIds(&lake_id)));
             }
-            rivers(topo, heights, &routing, &receivers, &mut kind, params, cancel, &mut clock)
+            let (order, catchment_m2) =
+                accumulation(topo, &receivers, &mut kind, params, cancel, &mut clock)?;
+            let rivers = std::thread::scope(|scope| {
+                if let Some(hand_over) = hand_over {
+                    scope.spawn(|| hand_over(Settled::Catchment(&catchment_m2)));
+                }
+                let flows = Flows { receivers: &receivers, order: &order, catchment_m2: &catchment_m2 };
+                rivers(topo, heights, &routing, flows, &kind, params, &mut clock)
+            });
+            Some((order, catchment_m2, rivers))
         })?;
-        let Rivers { order, catchment_m2, strahler, mouths, mut stats } = rivers;
         (stats.lakes, stats.bays) = (lakes.len(), bays);
         Some(Drainage {
             receivers,
@@ -620,43 +632,60 @@ fn solve_in_full<T: Topology>(
     Some((drainage, FloodSurfaces { filled_m: filled, routing_m: routing }))
 }
 
-/// What the last stages of a solve add: the order, catchments, rivers and counts.
+/// The order water runs in over `receivers` and the catchments summed along it, with the
+/// rivers marked in `kind` (lap `accumulation` on `clock`); `None` once `cancel` is set.
+fn accumulation<T: Topology>(
+    topo: &T,
+    receivers: &[Outlet],
+    kind: &mut [NodeKind],
+    params: &DrainageParams,
+    cancel: &AtomicBool,
+    clock: &mut Stopwatch,
+) -> Option<(Vec<u32>, Vec<f64>)> {
+    if cancel::requested(cancel) {
+        return None;
+    }
+    let (order, catchment_m2) = order_and_catchment(topo, receivers);
+    if params.rivers {
+        for (kind, &area) in kind.iter_mut().zip(&catchment_m2) {
+            if *kind == NodeKind::Land && area >= params.river_catchment_m2 {
+                *kind = NodeKind::River;
+            }
+        }
+    }
+    clock.lap("accumulation");
+    Some((order, catchment_m2))
+}
+
+/// Where the water of a solve goes: receivers, the order and the catchments (m²).
+#[derive(Clone, Copy)]
+struct Flows<'a> {
+    receivers: &'a [Outlet],
+    order: &'a [u32],
+    catchment_m2: &'a [f64],
+}
+
+/// What the last stage of a solve adds: Strahler orders, mouths and counts.
 struct Rivers {
-    order: Vec<u32>,
-    catchment_m2: Vec<f64>,
     strahler: Vec<u8>,
     mouths: Vec<NodeId>,
     /// Every count but the lakes and bays.
     stats: DrainageStats,
 }
 
-/// The order and catchments over `receivers`, the rivers marked in `kind` and the counts
-/// (laps `accumulation`, `rivers` on `clock`); `None` once `cancel` is set.
-#[allow(clippy::too_many_arguments)]
+/// The Strahler orders, mouths and counts of a solve's `flows` (lap `rivers` on `clock`).
 fn rivers<T: Topology>(
     topo: &T,
     heights: &[f64],
     routing: &[f64],
-    receivers: &[Outlet],
-    kind: &mut [NodeKind],
+    flows: Flows<'_>,
+    kind: &[NodeKind],
     params: &DrainageParams,
-    cancel: &AtomicBool,
     clock: &mut Stopwatch,
-) -> Option<Rivers> {
-    if cancel::requested(cancel) {
-        return None;
-    }
+) -> Rivers {
+    let Flows { receivers, order, catchment_m2 } = flows;
     let n = topo.len();
-    let (order, catchment_m2) = order_and_catchment(topo, receivers);
-    if params.rivers {
-        for i in 0..n {
-            if kind[i] == NodeKind::Land && catchment_m2[i] >= params.river_catchment_m2 {
-                kind[i] = NodeKind::River;
-            }
-        }
-    }
-    clock.lap("accumulation");
-    let strahler = strahler(&order, receivers, kind);
+    let strahler = strahler(order, receivers, kind);
     let mouths: Vec<NodeId> = (0..n)
         .filter(|&i| kind[i] == NodeKind::River)
         .filter(|&i| receivers[i].receiver().is_some_and(|r| kind[r.index()] == NodeKind::Sea))
@@ -690,7 +719,7 @@ fn rivers<T: Topology>(
     stats.no_path = n - order.len();
     stats.max_strahler = strahler.iter().copied().max().unwrap_or(0);
     clock.lap("rivers");
-    Some(Rivers { order, catchment_m2, strahler, mouths, stats })
+    Rivers { strahler, mouths, stats }
 }
 
 /// The standing water of a surface after its flood: the receivers, the sea, lakes and bays.
