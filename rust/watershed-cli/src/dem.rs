@@ -6,9 +6,10 @@ use exr::prelude::{
     read, AnyChannel, AnyChannels, Encoding, FlatSamples, Image, Layer, LayerAttributes, LineOrder,
     ReadChannels, ReadLayers, SmallVec, Vec2, WritableImage,
 };
+use std::fs::File;
 use std::io::Cursor;
 use std::path::Path;
-use watershed::{read_array2, Array2};
+use watershed::{read_array2, read_array2_from, Array2};
 
 /// The file formats a heightmap may come in, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +50,30 @@ impl Format {
     pub fn needs_range(self) -> bool {
         matches!(self, Format::Png16 | Format::R16)
     }
+}
+
+/// Reads the heightmap at `path` (its format from the extension), refusing a file over
+/// `limit` bytes as too large for `what`; `height_range` as for [`read_dem`]. A `.npy` file
+/// is read a chunk at a time straight into its values.
+///
+/// # Errors
+/// An unreadable or too large file, or any error of [`read_dem`]: one message naming the file.
+pub fn load(path: &Path, height_range: Option<(f64, f64)>, limit: u64, what: &str) -> Result<Array2, String> {
+    if Format::of(path) == Ok(Format::Npy) {
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        let mut file = File::open(path).map_err(cannot)?;
+        let metadata = file.metadata().map_err(cannot)?;
+        // Only a plain file's length is known up front; anything else is read whole.
+        if metadata.is_file() {
+            if metadata.len() > limit {
+                return Err(crate::too_large(path, limit, what));
+            }
+            return read_array2_from(&mut file, metadata.len())
+                .map_err(|e| format!("{}: {e}", path.display()));
+        }
+    }
+    let bytes = crate::read_bounded(path, limit, what)?;
+    read_dem(path, &bytes, height_range)
 }
 
 /// Reads the heightmap `bytes` of `path` (its format from the extension); `height_range` is

@@ -99,8 +99,7 @@ pub fn dem(
     run: &Run,
     out: &Path,
 ) -> Result<(), String> {
-    let bytes = crate::read_bounded(dem, 16 << 30, "a heightmap")?;
-    let array = crate::dem::read_dem(dem, &bytes, height_range)?;
+    let array = crate::dem::load(dem, height_range, 16 << 30, "a heightmap")?;
     if array.rows < 3 || array.cols < 3 {
         return Err(format!(
             "{}: {} x {} cells; erosion needs at least 3 x 3",

@@ -65,9 +65,7 @@ pub fn grid(
     available_bytes: Option<u64>,
 ) -> Result<(), String> {
     let limit = available_bytes.map_or(MAX_DEM_FILE_BYTES, |a| a / MEMORY_PER_FILE_BYTE);
-    let bytes = crate::read_bounded(dem, limit, "a heightmap this machine can drain")?;
-    let array = crate::dem::read_dem(dem, &bytes, height_range)?;
-    drop(bytes);
+    let array = crate::dem::load(dem, height_range, limit, "a heightmap this machine can drain")?;
     let (rows, cols) = (array.rows, array.cols);
     watershed::check_grid_memory(rows, cols, available_bytes)
         .map_err(|e| format!("{}: {e}", dem.display()))?;

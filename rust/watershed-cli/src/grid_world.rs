@@ -160,8 +160,7 @@ fn load(
 ) -> Result<(String, Grid, Vec<f64>, Option<f64>), String> {
     match source {
         Source::Dem { path, height_range, cell_m } => {
-            let bytes = crate::read_bounded(path, 16 << 30, "a heightmap")?;
-            let array = crate::dem::read_dem(path, &bytes, *height_range)?;
+            let array = crate::dem::load(path, *height_range, 16 << 30, "a heightmap")?;
             let name = path.display().to_string();
             watershed::check_heightmap(array.rows, array.cols, &array.data)
                 .map_err(|e| format!("{name}: {e}"))?;

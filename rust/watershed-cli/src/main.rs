@@ -498,13 +498,14 @@ pub(crate) fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "{} is larger than {}, too large for {what}",
-            path.display(),
-            watershed::human_bytes(limit)
-        ));
+        return Err(too_large(path, limit, what));
     }
     Ok(bytes)
+}
+
+/// The refusal of a file at `path` over `limit` bytes, too large for `what`.
+pub(crate) fn too_large(path: &Path, limit: u64, what: &str) -> String {
+    format!("{} is larger than {}, too large for {what}", path.display(), watershed::human_bytes(limit))
 }
 
 fn read(path: &Path) -> Result<String, String> {

@@ -122,7 +122,7 @@ pub use output::grid_mesh::{grid_mesh, ground_mesh, splat_color, water_mesh, LAY
 pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
 pub use output::mesh::{MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
-    read_array2, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
+    read_array2, read_array2_from, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };
 pub use output::render::{
     render_accumulation, render_biome_map, render_globe, render_ground_map, render_map, render_relief,

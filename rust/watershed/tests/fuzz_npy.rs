@@ -6,9 +6,10 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::io::Cursor;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use watershed::testkit::FUZZ_SEED;
-use watershed::{read_array2, write_npy, Array2, NpyError, SplitMix64};
+use watershed::{read_array2, read_array2_from, write_npy, Array2, NpyError, SplitMix64};
 
 /// Inputs per family.
 const CASES: usize = 1500;
@@ -56,18 +57,20 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// Reads `bytes`; a panic is a failure naming the input. Also returns the largest single
-/// allocation the read made.
-fn read(bytes: &[u8]) -> (Result<Array2, NpyError>, usize) {
+/// Reads `bytes` whole and as a stream; a panic is a failure naming the input. Returns
+/// both results and the largest single allocation either read made.
+fn read(bytes: &[u8]) -> (Result<Array2, NpyError>, Result<Array2, NpyError>, usize) {
     LARGEST.with(|l| l.set(0));
     TRACKING.with(|t| t.set(true));
-    let result = catch_unwind(AssertUnwindSafe(|| read_array2(bytes)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        (read_array2(bytes), read_array2_from(&mut Cursor::new(bytes), bytes.len() as u64))
+    }));
     TRACKING.with(|t| t.set(false));
     let largest = LARGEST.with(Cell::get);
     match result {
-        Ok(r) => (r, largest),
+        Ok((whole, streamed)) => (whole, streamed, largest),
         Err(_) => panic!(
-            "read_array2 panicked on {} bytes: {:?}",
+            "read_array2 or read_array2_from panicked on {} bytes: {:?}",
             bytes.len(),
             String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
         ),
@@ -75,10 +78,16 @@ fn read(bytes: &[u8]) -> (Result<Array2, NpyError>, usize) {
 }
 
 /// Reads `bytes` and checks what every read must hold: a consistent array or an error with
-/// a message, and no allocation beyond twice the input (f4 values widen to f64) plus slack.
+/// a message, and no allocation beyond twice the input (f4 values widen to f64) plus slack;
+/// read as a stream, the same array or the same error (any error from under 12 bytes).
 fn check(bytes: &[u8]) -> Result<Array2, NpyError> {
-    let (result, largest) = read(bytes);
+    let (result, streamed, largest) = read(bytes);
     let what = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
+    if bytes.len() < 12 {
+        assert!(result.is_err() && streamed.is_err(), "{what:?}");
+    } else {
+        assert_eq!(streamed, result, "{what:?}");
+    }
     assert!(
         largest <= 2 * bytes.len() + 4096,
         "allocated {largest} bytes reading {} bytes: {what:?}",
@@ -295,7 +304,8 @@ fn header_claiming_a_billion_billion_values_fails_fast_without_allocating() {
     let header = "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000, 1000000000), }";
     let bytes = assemble(1, header, &[0; 100]);
     let started = std::time::Instant::now();
-    let (result, largest) = read(&bytes);
+    let (result, streamed, largest) = read(&bytes);
+    assert_eq!(streamed, result);
     assert!(started.elapsed().as_millis() < 100, "took {:?}", started.elapsed());
     assert!(largest < 4096, "allocated {largest} bytes");
     assert_eq!(

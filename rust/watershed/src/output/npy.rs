@@ -23,6 +23,9 @@ pub enum NpyError {
     /// Column-major data.
     #[error("fortran_order arrays are not supported; save with numpy.ascontiguousarray")]
     FortranOrder,
+    /// The file could not be read to its end (what the reader said).
+    #[error("cannot read: {0}")]
+    Read(String),
 }
 
 /// A row-major 2-D array of f64 read from a `.npy` file.
@@ -45,75 +48,158 @@ pub struct Array2 {
 /// [`NpyError`] naming what is wrong: header, dtype, shape (including one whose byte count
 /// overflows or exceeds the data present), emptiness or a non-finite value.
 pub fn read_array2(bytes: &[u8]) -> Result<Array2, NpyError> {
+    let (start, text_len) = header_span(bytes)?;
+    let (header, data) = bytes[start..]
+        .split_at_checked(text_len)
+        .ok_or_else(|| NpyError::Format("truncated header".into()))?;
+    let layout = Layout::of(header, data.len() as u64)?;
+    let mut values = Vec::with_capacity(layout.rows * layout.cols);
+    layout.convert(&data[..layout.bytes()], &mut values);
+    layout.finite(values)
+}
+
+/// Bytes [`read_array2_from`] reads at a time: a whole number of values of either width.
+const READ_CHUNK_BYTES: usize = 1 << 20;
+
+/// [`read_array2`] of the `len` bytes `reader` holds (a file, say, of its length), read a
+/// chunk at a time straight into the values: no copy of the whole file is kept.
+///
+/// # Errors
+/// As [`read_array2`], and [`NpyError::Read`] if `reader` fails or ends early.
+pub fn read_array2_from(reader: &mut impl std::io::Read, len: u64) -> Result<Array2, NpyError> {
+    let read = |e: std::io::Error| NpyError::Read(e.to_string());
+    // The longest preamble, magic to header length; every header is longer than the two
+    // bytes a version 1 preamble leaves of it.
+    let mut head = vec![0; 12];
+    if len < head.len() as u64 {
+        return Err(NpyError::Format("truncated".into()));
+    }
+    reader.read_exact(&mut head).map_err(read)?;
+    let (start, text_len) = header_span(&head)?;
+    let data_start = (start + text_len) as u64;
+    let Some(data_len) = len.checked_sub(data_start) else {
+        return Err(NpyError::Format("truncated header".into()));
+    };
+    let end = start + text_len;
+    if end > head.len() {
+        let read_so_far = head.len();
+        head.resize(end, 0);
+        reader.read_exact(&mut head[read_so_far..]).map_err(read)?;
+    }
+    // A header shorter than the preamble read leaves room for no dtype: refused here.
+    let layout = Layout::of(&head[start..end], data_len)?;
+    let mut values = Vec::with_capacity(layout.rows * layout.cols);
+    let mut chunk = vec![0; READ_CHUNK_BYTES.min(layout.bytes())];
+    let mut left = layout.bytes();
+    while left > 0 {
+        let piece = &mut chunk[..left.min(READ_CHUNK_BYTES)];
+        reader.read_exact(piece).map_err(read)?;
+        layout.convert(piece, &mut values);
+        left -= piece.len();
+    }
+    layout.finite(values)
+}
+
+/// Where the header text of the `.npy` file starting with `bytes` starts, and its length
+/// in bytes (from its preamble alone).
+fn header_span(bytes: &[u8]) -> Result<(usize, usize), NpyError> {
     let rest = bytes.strip_prefix(b"\x93NUMPY").ok_or_else(|| NpyError::Format("missing magic".into()))?;
     let (major, rest) = rest.split_at_checked(2).ok_or_else(|| NpyError::Format("truncated".into()))?;
-    let (len, rest) = match major[0] {
+    match major[0] {
         1 => {
-            let (l, r) = rest.split_at_checked(2).ok_or_else(|| NpyError::Format("truncated".into()))?;
-            (usize::from(u16::from_le_bytes([l[0], l[1]])), r)
+            let l = rest.get(..2).ok_or_else(|| NpyError::Format("truncated".into()))?;
+            Ok((10, usize::from(u16::from_le_bytes([l[0], l[1]]))))
         }
         2 | 3 => {
-            let (l, r) = rest.split_at_checked(4).ok_or_else(|| NpyError::Format("truncated".into()))?;
-            (u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize, r)
+            let l = rest.get(..4).ok_or_else(|| NpyError::Format("truncated".into()))?;
+            Ok((12, u32::from_le_bytes([l[0], l[1], l[2], l[3]]) as usize))
         }
-        v => return Err(NpyError::Format(format!("unknown version {v}"))),
-    };
-    let (header, data) =
-        rest.split_at_checked(len).ok_or_else(|| NpyError::Format("truncated header".into()))?;
-    let header = std::str::from_utf8(header).map_err(|_| NpyError::Format("header is not text".into()))?;
-    let descr = field(header, "descr").ok_or_else(|| NpyError::Format("no descr".into()))?;
-    let descr = descr.trim().trim_matches(|c| c == '\'' || c == '"').to_owned();
-    let width = match descr.as_str() {
-        "<f4" => 4,
-        "<f8" => 8,
-        _ => return Err(NpyError::Dtype(descr)),
-    };
-    if field(header, "fortran_order").is_some_and(|v| v.trim().starts_with("True")) {
-        return Err(NpyError::FortranOrder);
+        v => Err(NpyError::Format(format!("unknown version {v}"))),
     }
-    let shape_text = header
-        .split_once("'shape':")
-        .and_then(|(_, s)| s.split_once('('))
-        .and_then(|(_, s)| s.split_once(')'))
-        .map(|(s, _)| s)
-        .ok_or_else(|| NpyError::Format("no shape".into()))?;
-    let shape: Vec<usize> = shape_text
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().map_err(|_| NpyError::Format(format!("bad shape ({shape_text})"))))
-        .collect::<Result<_, _>>()?;
-    let [rows, cols] = shape[..] else {
-        if shape.len() > 32 {
-            return Err(NpyError::Format(format!("a shape of {} dimensions", shape.len())));
+}
+
+/// What a `.npy` header says of its 2-D array, checked against the data present.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    rows: usize,
+    cols: usize,
+    /// Bytes per value: 4 or 8.
+    width: usize,
+}
+
+impl Layout {
+    /// The layout the header text `header` gives, for a file with `data_len` bytes after it.
+    fn of(header: &[u8], data_len: u64) -> Result<Layout, NpyError> {
+        let header =
+            std::str::from_utf8(header).map_err(|_| NpyError::Format("header is not text".into()))?;
+        let descr = field(header, "descr").ok_or_else(|| NpyError::Format("no descr".into()))?;
+        let descr = descr.trim().trim_matches(|c| c == '\'' || c == '"').to_owned();
+        let width = match descr.as_str() {
+            "<f4" => 4,
+            "<f8" => 8,
+            _ => return Err(NpyError::Dtype(descr)),
+        };
+        if field(header, "fortran_order").is_some_and(|v| v.trim().starts_with("True")) {
+            return Err(NpyError::FortranOrder);
         }
-        return Err(NpyError::Shape(shape));
-    };
-    if rows == 0 || cols == 0 {
-        return Err(NpyError::Empty(rows, cols));
+        let shape_text = header
+            .split_once("'shape':")
+            .and_then(|(_, s)| s.split_once('('))
+            .and_then(|(_, s)| s.split_once(')'))
+            .map(|(s, _)| s)
+            .ok_or_else(|| NpyError::Format("no shape".into()))?;
+        let shape: Vec<usize> = shape_text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().map_err(|_| NpyError::Format(format!("bad shape ({shape_text})"))))
+            .collect::<Result<_, _>>()?;
+        let [rows, cols] = shape[..] else {
+            if shape.len() > 32 {
+                return Err(NpyError::Format(format!("a shape of {} dimensions", shape.len())));
+            }
+            return Err(NpyError::Shape(shape));
+        };
+        if rows == 0 || cols == 0 {
+            return Err(NpyError::Empty(rows, cols));
+        }
+        // Checked before anything is allocated: the header's claim is only a claim.
+        let bytes_needed = rows.checked_mul(cols).and_then(|c| c.checked_mul(width));
+        if bytes_needed.is_none_or(|b| b as u64 > data_len) {
+            return Err(NpyError::Format(format!(
+                "shape ({rows}, {cols}) of {width}-byte values needs {} data bytes, the file has {data_len}",
+                bytes_needed.map_or_else(|| "more than 2^64".to_owned(), |b| b.to_string()),
+            )));
+        }
+        Ok(Layout { rows, cols, width })
     }
-    // Checked before anything is allocated: the header's claim is only a claim.
-    let bytes_needed = rows.checked_mul(cols).and_then(|c| c.checked_mul(width));
-    let Some(bytes_needed) = bytes_needed.filter(|&b| b <= data.len()) else {
-        return Err(NpyError::Format(format!(
-            "shape ({rows}, {cols}) of {width}-byte values needs {} data bytes, the file has {}",
-            bytes_needed.map_or_else(|| "more than 2^64".to_owned(), |b| b.to_string()),
-            data.len()
-        )));
-    };
-    // One loop per width, each over chunks of a size the compiler knows.
-    let data = &data[..bytes_needed];
-    let values: Vec<f64> = match width {
-        4 => data.chunks_exact(4).map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect(),
-        _ => data
-            .chunks_exact(8)
-            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-            .collect(),
-    };
-    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-        return Err(NpyError::NotFinite(i / cols, i % cols));
+
+    /// Bytes of the array's values.
+    fn bytes(self) -> usize {
+        self.rows * self.cols * self.width
     }
-    Ok(Array2 { rows, cols, data: values })
+
+    /// Appends the values in `data` (whole values) to `values`.
+    fn convert(self, data: &[u8], values: &mut Vec<f64>) {
+        // One loop per width, each over chunks of a size the compiler knows.
+        match self.width {
+            4 => values.extend(
+                data.chunks_exact(4).map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+            ),
+            _ => values.extend(
+                data.chunks_exact(8)
+                    .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])),
+            ),
+        }
+    }
+
+    /// The array of `values`, if every one is finite.
+    fn finite(self, values: Vec<f64>) -> Result<Array2, NpyError> {
+        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+            return Err(NpyError::NotFinite(i / self.cols, i % self.cols));
+        }
+        Ok(Array2 { rows: self.rows, cols: self.cols, data: values })
+    }
 }
 
 /// The text after `'key':` up to the next top-level comma.
@@ -224,6 +310,19 @@ mod tests {
         let a = read_array2(&bytes).expect("valid");
         assert_eq!((a.rows, a.cols), (rows, cols));
         assert_eq!(a.data, values);
+        assert!(values.len() * 8 > 2 * READ_CHUNK_BYTES);
+        let streamed = read_array2_from(&mut bytes.as_slice(), bytes.len() as u64).expect("valid");
+        assert_eq!(streamed, a);
+    }
+
+    /// A reader that ends before the length it was said to hold is an error saying so.
+    #[test]
+    fn a_stream_that_ends_early_is_an_error() {
+        let bytes = write(&[300, 200], &vec![1.5; 60_000]);
+        let short = &bytes[..bytes.len() - 1];
+        let e = read_array2_from(&mut &short[..], bytes.len() as u64).expect_err("one byte short");
+        assert_eq!(e, NpyError::Read("failed to fill whole buffer".into()));
+        assert_eq!(e.to_string(), "cannot read: failed to fill whole buffer");
     }
 
     #[test]
