@@ -548,8 +548,8 @@ pub type HandOver<'a> = dyn Fn(Settled<'_>) + Sync + 'a;
 /// [`solve_with_surfaces`] that hands each result in [`Settled`] to `hand_over` as soon as
 /// it is final, on a thread of its own, and goes on with the solve meanwhile: the fill
 /// after the flood, the receivers and lake ids after the lakes, the catchments before the
-/// rivers' Strahler orders and counts. Returns once every
-/// `hand_over` has returned; the results are those of [`solve_with_surfaces`].
+/// rivers' Strahler orders and counts. Returns once every `hand_over` has returned; the
+/// results are those of [`solve_with_surfaces`].
 ///
 /// # Panics
 /// If `heights.len() != topo.len()`, or if `hand_over` panics.

@@ -68,25 +68,23 @@ const READ_CHUNK_BYTES: usize = 1 << 20;
 /// As [`read_array2`], and [`NpyError::Read`] if `reader` fails or ends early.
 pub fn read_array2_from(reader: &mut impl std::io::Read, len: u64) -> Result<Array2, NpyError> {
     let read = |e: std::io::Error| NpyError::Read(e.to_string());
-    // The longest preamble, magic to header length; every header is longer than the two
-    // bytes a version 1 preamble leaves of it.
+    // The longest preamble, magic to header length. A version 1 preamble is two bytes
+    // shorter: a header text that short holds no dtype, and is refused below.
     let mut head = vec![0; 12];
     if len < head.len() as u64 {
         return Err(NpyError::Format("truncated".into()));
     }
     reader.read_exact(&mut head).map_err(read)?;
     let (start, text_len) = header_span(&head)?;
-    let data_start = (start + text_len) as u64;
-    let Some(data_len) = len.checked_sub(data_start) else {
+    let end = start + text_len;
+    let Some(data_len) = len.checked_sub(end as u64) else {
         return Err(NpyError::Format("truncated header".into()));
     };
-    let end = start + text_len;
     if end > head.len() {
         let read_so_far = head.len();
         head.resize(end, 0);
         reader.read_exact(&mut head[read_so_far..]).map_err(read)?;
     }
-    // A header shorter than the preamble read leaves room for no dtype: refused here.
     let layout = Layout::of(&head[start..end], data_len)?;
     let mut values = Vec::with_capacity(layout.rows * layout.cols);
     let mut chunk = vec![0; READ_CHUNK_BYTES.min(layout.bytes())];
