@@ -6,7 +6,6 @@ use exr::prelude::{
     read, AnyChannel, AnyChannels, Encoding, FlatSamples, Image, Layer, LayerAttributes, LineOrder,
     ReadChannels, ReadLayers, SmallVec, Vec2, WritableImage,
 };
-use std::fs::File;
 use std::io::Cursor;
 use std::path::Path;
 use watershed::{read_array2, read_array2_from, Array2};
@@ -60,16 +59,9 @@ impl Format {
 /// An unreadable or too large file, or any error of [`read_dem`]: one message naming the file.
 pub fn load(path: &Path, height_range: Option<(f64, f64)>, limit: u64, what: &str) -> Result<Array2, String> {
     if Format::of(path) == Ok(Format::Npy) {
-        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-        let mut file = File::open(path).map_err(cannot)?;
-        let metadata = file.metadata().map_err(cannot)?;
         // Only a plain file's length is known up front; anything else is read whole.
-        if metadata.is_file() {
-            if metadata.len() > limit {
-                return Err(crate::too_large(path, limit, what));
-            }
-            return read_array2_from(&mut file, metadata.len())
-                .map_err(|e| format!("{}: {e}", path.display()));
+        if let (mut file, Some(len)) = crate::open_bounded(path, limit, what)? {
+            return read_array2_from(&mut file, len).map_err(|e| format!("{}: {e}", path.display()));
         }
     }
     let bytes = crate::read_bounded(path, limit, what)?;

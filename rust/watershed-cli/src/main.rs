@@ -489,22 +489,41 @@ impl Memory {
 /// The whole of `path` as bytes, refusing more than `limit` bytes (a device such as
 /// `/dev/zero` never ends) with a message naming the limit.
 pub(crate) fn read_bounded(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (file, len) = open_bounded(path, limit, what)?;
     // Sized from the file's length up front (one byte more, so the end shows without a
     // second buffer), instead of doubling and copying its way up to a large heightmap.
-    let size = file.metadata().map_or(0, |m| m.len()).min(limit) + 1;
+    let size = len.unwrap_or(0).min(limit) + 1;
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| cannot_read(path, &e))?;
     if bytes.len() as u64 > limit {
         return Err(too_large(path, limit, what));
     }
     Ok(bytes)
 }
 
+/// The file at `path` opened for reading, with its length in bytes when it is a plain file
+/// (anything else may not know its length); a plain file over `limit` bytes is refused as
+/// too large for `what`.
+pub(crate) fn open_bounded(
+    path: &Path,
+    limit: u64,
+    what: &str,
+) -> Result<(std::fs::File, Option<u64>), String> {
+    let file = std::fs::File::open(path).map_err(|e| cannot_read(path, &e))?;
+    let len = file.metadata().ok().filter(std::fs::Metadata::is_file).map(|m| m.len());
+    if len.is_some_and(|len| len > limit) {
+        return Err(too_large(path, limit, what));
+    }
+    Ok((file, len))
+}
+
+/// The message for a file at `path` that could not be read.
+pub(crate) fn cannot_read(path: &Path, e: &std::io::Error) -> String {
+    format!("cannot read {}: {e}", path.display())
+}
+
 /// The refusal of a file at `path` over `limit` bytes, too large for `what`.
-pub(crate) fn too_large(path: &Path, limit: u64, what: &str) -> String {
+fn too_large(path: &Path, limit: u64, what: &str) -> String {
     format!("{} is larger than {}, too large for {what}", path.display(), watershed::human_bytes(limit))
 }
 
