@@ -12,6 +12,7 @@ use crate::cancel;
 use crate::drainage::DrainageParams;
 use crate::ground::topology::Topology;
 use crate::settings::WorldSettings;
+use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;
@@ -89,7 +90,6 @@ pub fn erode_planet<T: Topology>(
         .zip(held)
         .map(|((&h, &on_land), &held)| if on_land && !held { base + START_RELIEF * (h - base) } else { h })
         .collect();
-    let mut buffers = StepBuffers::default();
     match Shore::new(topo, &land) {
         Some(shore) => {
             let nodes = &shore.nodes;
@@ -97,32 +97,31 @@ pub fn erode_planet<T: Topology>(
             // The uplift pattern too is the whole surface's: the smoothing reads no farther
             // than the sea beside the land, and the distance inland is measured to it.
             let part_land: Vec<bool> = nodes.iter().map(|&i| land[i as usize]).collect();
-            let part = Tectonics {
-                uplift_share: uplift_share(&shore, &pick(natural), &part_land, base, top, erosion),
-                held: nodes.iter().map(|&i| held[i as usize]).collect(),
-                floor_m: base,
-            };
-            if erosion.model.diffusion_m2_per_yr > 0.0 {
-                buffers.whole_stiffness = Some(worst_stiffness(topo));
+            let shore_share = uplift_share(&shore, &pick(natural), &part_land, base, top, erosion);
+            let mut share = vec![0.0; topo.len()];
+            for (&i, u) in nodes.iter().zip(shore_share) {
+                share[i as usize] = u;
             }
-            let mut part_z = pick(&z);
-            run_steps(
-                &shore,
-                &mut part_z,
-                erosion,
-                outlets,
-                &part,
-                &mut buffers,
-                cancel,
-                &mut |step, part_z| {
-                    for (&i, &h) in nodes.iter().zip(part_z) {
+            let whole_stiffness = (erosion.model.diffusion_m2_per_yr > 0.0).then(|| worst_stiffness(topo));
+            let mut parts: Vec<Part<'_, T>> = islands(topo, &land, rayon::current_num_threads())
+                .into_iter()
+                .map(|nodes| Part::new(topo, nodes, &share, held, base, &z, whole_stiffness))
+                .collect();
+            for step in 1..=erosion.steps {
+                if cancel::requested(cancel) {
+                    return None;
+                }
+                parts.par_iter_mut().with_max_len(1).for_each(|part| part.step(&erosion.model, outlets));
+                for part in &parts {
+                    for (&i, &h) in part.shore.nodes.iter().zip(&part.z) {
                         z[i as usize] = h;
                     }
-                    frame(step, &z, &[]);
-                },
-            )?;
+                }
+                frame(step, &z, &[]);
+            }
         }
         None => {
+            let mut buffers = StepBuffers::default();
             let tectonics = Tectonics {
                 uplift_share: uplift_share(topo, natural, &land, base, top, erosion),
                 held: held.to_vec(),
@@ -168,10 +167,11 @@ fn run_steps<T: Topology>(
     Some(())
 }
 
-/// The part of a surface the planet's erosion works on: the land and the sea nodes beside
-/// it, with the neighbour relation among them (each list in the surface's order, the nodes
+/// A part of a surface the planet's erosion works on: land and the sea nodes beside it,
+/// with the neighbour relation among them (each list in the surface's order, the nodes
 /// numbered in the surface's order). The open sea beyond never changes and takes no water
-/// from the land, so steps on this part give the whole surface's heights, bit for bit.
+/// from the land, so steps on the land and all the sea beside it give the whole surface's
+/// heights, bit for bit.
 struct Shore<'a, T: Topology> {
     topo: &'a T,
     /// Each node's index on `topo`, ascending.
@@ -192,6 +192,12 @@ impl<'a, T: Topology> Shore<'a, T> {
         if nodes.is_empty() || nodes.len() * 10 > n * 9 {
             return None;
         }
+        Some(Self::of(topo, nodes))
+    }
+
+    /// The part of `topo` holding `nodes` (ascending).
+    fn of(topo: &'a T, nodes: Vec<u32>) -> Self {
+        let n = topo.len();
         let mut here = vec![u32::MAX; n];
         for (k, &i) in nodes.iter().enumerate() {
             here[i as usize] = k as u32;
@@ -203,7 +209,7 @@ impl<'a, T: Topology> Shore<'a, T> {
             neighbors.extend(topo.neighbors(i as usize).map(|j| here[j]).filter(|&k| k != u32::MAX));
             offsets.push(neighbors.len() as u32);
         }
-        Some(Shore { topo, nodes, offsets, neighbors })
+        Shore { topo, nodes, offsets, neighbors }
     }
 }
 
@@ -227,6 +233,105 @@ impl<T: Topology> Topology for Shore<'_, T> {
     fn on_edge(&self, i: usize) -> bool {
         self.topo.on_edge(self.nodes[i] as usize)
     }
+}
+
+/// Whole land masses of a surface and the sea beside them, eroded on their own: no water
+/// and no diffusion crosses the sea between them, so steps on each give the heights of
+/// steps on the whole surface, bit for bit, and the parts run side by side.
+struct Part<'a, T: Topology> {
+    shore: Shore<'a, T>,
+    tectonics: Tectonics,
+    /// Heights of the part's nodes, metres.
+    z: Vec<f64>,
+    buffers: StepBuffers,
+}
+
+impl<'a, T: Topology> Part<'a, T> {
+    /// The part of `topo` holding `nodes` (ascending), with the uplift `share` and `held`
+    /// flags of the whole surface (one per node), no node eroding below `floor_m`, starting
+    /// from the heights `z`.
+    fn new(
+        topo: &'a T,
+        nodes: Vec<u32>,
+        share: &[f64],
+        held: &[bool],
+        floor_m: f64,
+        z: &[f64],
+        whole_stiffness: Option<f64>,
+    ) -> Self {
+        let pick = |values: &[f64]| nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
+        let tectonics = Tectonics {
+            uplift_share: pick(share),
+            held: nodes.iter().map(|&i| held[i as usize]).collect(),
+            floor_m,
+        };
+        let z = pick(z);
+        let mut buffers = StepBuffers::default();
+        buffers.whole_stiffness = whole_stiffness;
+        Part { shore: Shore::of(topo, nodes), tectonics, z, buffers }
+    }
+
+    /// One step of `model` on the part.
+    fn step(&mut self, model: &StreamPower, outlets: &DrainageParams) {
+        stream_power_step(&self.shore, &mut self.z, model, outlets, &self.tectonics, &mut self.buffers);
+    }
+}
+
+/// The land of `topo` (one flag per node) in at most `count` groups of whole land masses,
+/// each with the sea nodes beside it, about equal in land nodes: the largest mass first
+/// (of equals, the one with the lowest node), each to the group with the fewest land nodes
+/// so far (of equals, the first). Each group's nodes, ascending.
+fn islands<T: Topology>(topo: &T, land: &[bool], count: usize) -> Vec<Vec<u32>> {
+    let n = topo.len();
+    // Each land node's mass (numbered by its lowest node), found by a walk over the land.
+    let mut mass = vec![u32::MAX; n];
+    let mut sizes: Vec<(usize, u32)> = Vec::new();
+    let mut stack = Vec::new();
+    for start in (0..n).filter(|&i| land[i]) {
+        if mass[start] != u32::MAX {
+            continue;
+        }
+        let id = sizes.len() as u32;
+        mass[start] = id;
+        stack.push(start);
+        let mut size = 0;
+        while let Some(c) = stack.pop() {
+            size += 1;
+            for j in topo.neighbors(c) {
+                if land[j] && mass[j] == u32::MAX {
+                    mass[j] = id;
+                    stack.push(j);
+                }
+            }
+        }
+        sizes.push((size, id));
+    }
+    sizes.sort_by_key(|&(size, id)| (Reverse(size), id));
+    let count = count.clamp(1, sizes.len().max(1));
+    let mut load = vec![0usize; count];
+    let mut group_of = vec![0u32; sizes.len()];
+    for &(size, id) in &sizes {
+        let lightest = (0..count).min_by_key(|&g| (load[g], g)).unwrap_or(0);
+        load[lightest] += size;
+        group_of[id as usize] = lightest as u32;
+    }
+    // A node belongs to the group of its own land mass, or, in the sea, to that of each
+    // land mass beside it.
+    let mut groups = vec![Vec::new(); count];
+    let mut of_node = Vec::new();
+    for i in 0..n {
+        of_node.clear();
+        if land[i] {
+            of_node.push(group_of[mass[i] as usize]);
+        }
+        of_node.extend(topo.neighbors(i).filter(|&j| land[j]).map(|j| group_of[mass[j] as usize]));
+        of_node.sort_unstable();
+        of_node.dedup();
+        for &g in &of_node {
+            groups[g as usize].push(i as u32);
+        }
+    }
+    groups
 }
 
 /// Moves the held nodes as one block with the land around them, so a shaped basin sits in
@@ -330,6 +435,7 @@ mod tests {
     use super::*;
     use crate::ground::grid::Grid;
     use crate::ground::lattice::FibonacciLattice;
+    use glam::DVec3;
 
     fn sea_at_zero() -> DrainageParams {
         DrainageParams::outlets(Some(0.0), false)
@@ -418,6 +524,97 @@ mod tests {
         for i in (0..z.len()).filter(|&i| shore.nodes.binary_search(&(i as u32)).is_err()) {
             assert_eq!(whole[i], z[i], "open sea node {i} moved");
         }
+    }
+
+    /// Land masses on a small lattice: two polar caps, and two islands on the equator with
+    /// a strait between them a node or so wide.
+    fn land_masses() -> (FibonacciLattice, Vec<f64>) {
+        let lattice = FibonacciLattice::new(3000, 10_000.0);
+        let z = lattice
+            .positions()
+            .iter()
+            .map(|&p| {
+                let cap = 300.0 * (p.y.abs() - 0.6);
+                let island = |z: f64| 400.0 * (0.13 - p.distance(DVec3::new(1.0, 0.0, z).normalize()));
+                cap.max(island(0.2)).max(island(-0.2)) + 40.0 * p.x * p.z
+            })
+            .collect();
+        (lattice, z)
+    }
+
+    /// The land masses are eroded in groups side by side, as many as the threads: with one
+    /// thread one group (the shore, whose steps are the whole surface's) and with more the
+    /// same heights and frames, bit for bit.
+    #[test]
+    fn land_masses_eroded_side_by_side_give_the_same_bits() {
+        let (lattice, z) = land_masses();
+        let land: Vec<bool> = z.iter().map(|&h| h >= 0.0).collect();
+        let apart = islands(&lattice, &land, 8);
+        assert_eq!(apart.len(), 4, "four land masses");
+        let shared =
+            (0..z.len() as u32).filter(|i| apart.iter().filter(|g| g.contains(i)).count() > 1).count();
+        assert!(shared > 0, "sea nodes in the strait lie beside both islands");
+        let mut erosion = erosion(8);
+        erosion.range_m = 2000.0;
+        erosion.model.diffusion_m2_per_yr = 1000.0;
+        erosion.model.lake_min_depth_m = 0.5;
+        let held = vec![false; z.len()];
+        let run = |threads: usize| {
+            crate::testkit::with_threads(threads, || {
+                let mut frames = Vec::new();
+                let eroded = erode_planet(
+                    &lattice,
+                    &z,
+                    &held,
+                    &erosion,
+                    &sea_at_zero(),
+                    &AtomicBool::new(false),
+                    &mut |step, z, _| frames.push((step, z.iter().map(|h| h.to_bits()).collect::<Vec<_>>())),
+                )
+                .expect("not cancelled");
+                (eroded.iter().map(|h| h.to_bits()).collect::<Vec<_>>(), frames)
+            })
+        };
+        let one = run(1);
+        assert_eq!(one.1.len(), 8, "a frame a step");
+        assert_ne!(one.0, z.iter().map(|h| h.to_bits()).collect::<Vec<_>>(), "the land wore");
+        for threads in 2..=4 {
+            assert!(run(threads) == one, "{threads} threads");
+        }
+    }
+
+    /// Each land mass lies whole in one group with the sea beside it, and the groups are
+    /// about equal in land.
+    #[test]
+    fn islands_keep_each_land_mass_whole_with_the_sea_beside_it() {
+        // Three masses on a 12 × 5 grid: 6, 6 and 3 cells, apart.
+        let grid = Grid { width: 12, height: 5, cell_m: 1.0 };
+        let land: Vec<bool> = (0..60)
+            .map(|i| {
+                let (row, col) = (i / 12, i % 12);
+                (1..4).contains(&row) && ((1..3).contains(&col) || (5..7).contains(&col) || col == 10)
+            })
+            .collect();
+        let groups = islands(&grid, &land, 2);
+        assert_eq!(groups.len(), 2);
+        let land_in = |g: &[u32]| g.iter().filter(|&&i| land[i as usize]).count();
+        // 6 and 6 to either group, then 3 to the first of the two equally light.
+        assert_eq!((land_in(&groups[0]), land_in(&groups[1])), (9, 6), "largest first, to the lighter group");
+        for group in &groups {
+            assert!(group.windows(2).all(|w| w[0] < w[1]), "ascending: {group:?}");
+            for &i in group {
+                let mut around = grid.neighbors(i as usize);
+                match land[i as usize] {
+                    true => assert!(around.all(|j| group.contains(&(j as u32))), "all beside land {i}"),
+                    false => assert!(around.any(|j| land[j] && group.contains(&(j as u32))), "sea {i}"),
+                }
+            }
+        }
+        for i in (0..60).filter(|&i| land[i]) {
+            assert_eq!(groups.iter().filter(|g| g.contains(&(i as u32))).count(), 1, "land {i} in one group");
+        }
+        assert_eq!(islands(&grid, &land, 9).len(), 3, "no more groups than land masses");
+        assert_eq!(islands(&grid, &land, 1)[0].len(), 60 - 5, "one group: all but column 8, beside no land");
     }
 
     #[test]
