@@ -2,9 +2,8 @@
 //!
 //! Each class holds settings and a handle to core state, converts types and calls the core.
 //! Heavy work runs on plain Rust data off the main thread; engine objects are touched on
-//! the main thread only. The one exception is [`WatershedVoxel`](voxel_bridge::WatershedVoxel):
-//! static functions over a handle registry that touch no engine object, so voxel worker
-//! threads may call them.
+//! the main thread only. The one exception is `WatershedVoxel`: static functions over a
+//! handle registry that touch no engine object, so voxel worker threads may call them.
 
 mod convert;
 mod drainage_solver;
