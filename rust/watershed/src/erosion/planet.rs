@@ -90,22 +90,14 @@ pub fn erode_planet<T: Topology>(
         .zip(held)
         .map(|((&h, &on_land), &held)| if on_land && !held { base + START_RELIEF * (h - base) } else { h })
         .collect();
-    match Shore::new(topo, &land) {
-        Some(shore) => {
-            let nodes = &shore.nodes;
-            let pick = |values: &[f64]| nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
-            // The uplift pattern too is the whole surface's: the smoothing reads no farther
-            // than the sea beside the land, and the distance inland is measured to it.
-            let part_land: Vec<bool> = nodes.iter().map(|&i| land[i as usize]).collect();
-            let shore_share = uplift_share(&shore, &pick(natural), &part_land, base, top, erosion);
-            let mut share = vec![0.0; topo.len()];
-            for (&i, u) in nodes.iter().zip(shore_share) {
-                share[i as usize] = u;
-            }
+    match islands(topo, &land, rayon::current_num_threads()) {
+        Some(groups) => {
+            let start = Start { natural, land: &land, held, z: &z, base, top };
             let whole_stiffness = (erosion.model.diffusion_m2_per_yr > 0.0).then(|| worst_stiffness(topo));
-            let mut parts: Vec<Part<'_, T>> = islands(topo, &land, rayon::current_num_threads())
-                .into_iter()
-                .map(|nodes| Part::new(topo, nodes, &share, held, base, &z, whole_stiffness))
+            let mut parts: Vec<Part<'_, T>> = groups
+                .into_par_iter()
+                .with_max_len(1)
+                .map(|nodes| Part::new(topo, nodes, &start, erosion, whole_stiffness))
                 .collect();
             for step in 1..=erosion.steps {
                 if cancel::requested(cancel) {
@@ -182,19 +174,6 @@ struct Shore<'a, T: Topology> {
 }
 
 impl<'a, T: Topology> Shore<'a, T> {
-    /// The `land` of `topo` (one flag per node) and the sea beside it; `None` when there
-    /// is no land, or when the open sea is under a tenth of the surface and a part would
-    /// save little.
-    fn new(topo: &'a T, land: &[bool]) -> Option<Self> {
-        let n = topo.len();
-        let nodes: Vec<u32> =
-            (0..n).filter(|&i| land[i] || topo.neighbors(i).any(|j| land[j])).map(|i| i as u32).collect();
-        if nodes.is_empty() || nodes.len() * 10 > n * 9 {
-            return None;
-        }
-        Some(Self::of(topo, nodes))
-    }
-
     /// The part of `topo` holding `nodes` (ascending).
     fn of(topo: &'a T, nodes: Vec<u32>) -> Self {
         let n = topo.len();
@@ -246,29 +225,42 @@ struct Part<'a, T: Topology> {
     buffers: StepBuffers,
 }
 
+/// The surface as a run starts: what every part is cut from (one value per node).
+struct Start<'s> {
+    /// The natural ground, metres.
+    natural: &'s [f64],
+    land: &'s [bool],
+    held: &'s [bool],
+    /// The heights the run starts from, metres.
+    z: &'s [f64],
+    /// The sea level (the lowest height without a sea), metres.
+    base: f64,
+    /// The highest natural ground, metres.
+    top: f64,
+}
+
 impl<'a, T: Topology> Part<'a, T> {
-    /// The part of `topo` holding `nodes` (ascending), with the uplift `share` and `held`
-    /// flags of the whole surface (one per node), no node eroding below `floor_m`, starting
-    /// from the heights `z`.
+    /// The part of `topo` holding `nodes` (ascending: whole land masses and the sea beside
+    /// them) as `start` has it, with its share of the uplift of `erosion`: the whole
+    /// surface's, since the smoothing reads no farther than the sea beside the land and the
+    /// distance inland is measured to it. No node erodes below the sea.
     fn new(
         topo: &'a T,
         nodes: Vec<u32>,
-        share: &[f64],
-        held: &[bool],
-        floor_m: f64,
-        z: &[f64],
+        start: &Start<'_>,
+        erosion: &PlanetErosion,
         whole_stiffness: Option<f64>,
     ) -> Self {
         let pick = |values: &[f64]| nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
-        let tectonics = Tectonics {
-            uplift_share: pick(share),
-            held: nodes.iter().map(|&i| held[i as usize]).collect(),
-            floor_m,
-        };
-        let z = pick(z);
+        let land: Vec<bool> = nodes.iter().map(|&i| start.land[i as usize]).collect();
+        let held = nodes.iter().map(|&i| start.held[i as usize]).collect();
+        let (natural, z) = (pick(start.natural), pick(start.z));
+        let shore = Shore::of(topo, nodes);
+        let uplift_share = uplift_share(&shore, &natural, &land, start.base, start.top, erosion);
+        let tectonics = Tectonics { uplift_share, held, floor_m: start.base };
         let mut buffers = StepBuffers::default();
         buffers.whole_stiffness = whole_stiffness;
-        Part { shore: Shore::of(topo, nodes), tectonics, z, buffers }
+        Part { shore, tectonics, z, buffers }
     }
 
     /// One step of `model` on the part.
@@ -280,8 +272,9 @@ impl<'a, T: Topology> Part<'a, T> {
 /// The land of `topo` (one flag per node) in at most `count` groups of whole land masses,
 /// each with the sea nodes beside it, about equal in land nodes: the largest mass first
 /// (of equals, the one with the lowest node), each to the group with the fewest land nodes
-/// so far (of equals, the first). Each group's nodes, ascending.
-fn islands<T: Topology>(topo: &T, land: &[bool], count: usize) -> Vec<Vec<u32>> {
+/// so far (of equals, the first). Each group's nodes, ascending. `None` when there is no
+/// land, or when the open sea is under a tenth of the surface and parts would save little.
+fn islands<T: Topology>(topo: &T, land: &[bool], count: usize) -> Option<Vec<Vec<u32>>> {
     let n = topo.len();
     // Each land node's mass (numbered by its lowest node), found by a walk over the land.
     let mut mass = vec![u32::MAX; n];
@@ -319,6 +312,7 @@ fn islands<T: Topology>(topo: &T, land: &[bool], count: usize) -> Vec<Vec<u32>> 
     // land mass beside it.
     let mut groups = vec![Vec::new(); count];
     let mut of_node = Vec::new();
+    let mut in_any = 0;
     for i in 0..n {
         of_node.clear();
         if land[i] {
@@ -330,8 +324,9 @@ fn islands<T: Topology>(topo: &T, land: &[bool], count: usize) -> Vec<Vec<u32>> 
         for &g in &of_node {
             groups[g as usize].push(i as u32);
         }
+        in_any += usize::from(!of_node.is_empty());
     }
-    groups
+    (in_any > 0 && in_any * 10 <= n * 9).then_some(groups)
 }
 
 /// Moves the held nodes as one block with the land around them, so a shaped basin sits in
@@ -378,22 +373,31 @@ fn uplift_share<T: Topology>(
     erosion: &PlanetErosion,
 ) -> Vec<f64> {
     let span = (top - base).max(f64::MIN_POSITIVE);
-    let mut height: Vec<f64> =
-        natural.iter().zip(land).map(|(&h, &l)| if l { ((h - base) / span).min(1.0) } else { 0.0 }).collect();
-    for _ in 0..SMOOTHING_PASSES {
-        height = (0..topo.len())
-            .map(|i| {
-                if !land[i] {
-                    return 0.0;
-                }
-                let (sum, count) =
-                    topo.neighbors(i).fold((height[i], 1.0), |(s, c), j| (s + height[j], c + 1.0));
-                sum / count
-            })
+    let smoothed = || {
+        let mut height: Vec<f64> = natural
+            .iter()
+            .zip(land)
+            .map(|(&h, &l)| if l { ((h - base) / span).min(1.0) } else { 0.0 })
             .collect();
-    }
-    let inland = distance_inland_m(topo, land);
+        for _ in 0..SMOOTHING_PASSES {
+            height = (0..topo.len())
+                .into_par_iter()
+                .map(|i| {
+                    if !land[i] {
+                        return 0.0;
+                    }
+                    let (sum, count) =
+                        topo.neighbors(i).fold((height[i], 1.0), |(s, c), j| (s + height[j], c + 1.0));
+                    sum / count
+                })
+                .collect();
+        }
+        height
+    };
+    // The walk inland runs on one thread while the smoothing takes the others.
+    let (inland, height) = rayon::join(|| distance_inland_m(topo, land), smoothed);
     (0..topo.len())
+        .into_par_iter()
         .map(|i| {
             if !land[i] {
                 return 0.0;
@@ -501,7 +505,9 @@ mod tests {
         )
         .expect("not cancelled");
 
-        let shore = Shore::new(&lattice, &land).expect("the open sea is over a tenth of the lattice");
+        let nodes =
+            islands(&lattice, &land, 1).expect("the open sea is over a tenth of the lattice").remove(0);
+        let shore = Shore::of(&lattice, nodes);
         let pick = |values: &[f64]| shore.nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
         let part_land: Vec<bool> = shore.nodes.iter().map(|&i| land[i as usize]).collect();
         let part = Tectonics {
@@ -549,7 +555,7 @@ mod tests {
     fn land_masses_eroded_side_by_side_give_the_same_bits() {
         let (lattice, z) = land_masses();
         let land: Vec<bool> = z.iter().map(|&h| h >= 0.0).collect();
-        let apart = islands(&lattice, &land, 8);
+        let apart = islands(&lattice, &land, 8).expect("open sea");
         assert_eq!(apart.len(), 4, "four land masses");
         let shared =
             (0..z.len() as u32).filter(|i| apart.iter().filter(|g| g.contains(i)).count() > 1).count();
@@ -587,15 +593,15 @@ mod tests {
     /// about equal in land.
     #[test]
     fn islands_keep_each_land_mass_whole_with_the_sea_beside_it() {
-        // Three masses on a 12 × 5 grid: 6, 6 and 3 cells, apart.
-        let grid = Grid { width: 12, height: 5, cell_m: 1.0 };
-        let land: Vec<bool> = (0..60)
+        // Three masses on a 16 × 5 grid: 6, 6 and 3 cells, apart, and open sea from column 12.
+        let grid = Grid { width: 16, height: 5, cell_m: 1.0 };
+        let land: Vec<bool> = (0..80)
             .map(|i| {
-                let (row, col) = (i / 12, i % 12);
+                let (row, col) = (i / 16, i % 16);
                 (1..4).contains(&row) && ((1..3).contains(&col) || (5..7).contains(&col) || col == 10)
             })
             .collect();
-        let groups = islands(&grid, &land, 2);
+        let groups = islands(&grid, &land, 2).expect("open sea");
         assert_eq!(groups.len(), 2);
         let land_in = |g: &[u32]| g.iter().filter(|&&i| land[i as usize]).count();
         // 6 and 6 to either group, then 3 to the first of the two equally light.
@@ -610,11 +616,18 @@ mod tests {
                 }
             }
         }
-        for i in (0..60).filter(|&i| land[i]) {
+        for i in (0..80).filter(|&i| land[i]) {
             assert_eq!(groups.iter().filter(|g| g.contains(&(i as u32))).count(), 1, "land {i} in one group");
         }
-        assert_eq!(islands(&grid, &land, 9).len(), 3, "no more groups than land masses");
-        assert_eq!(islands(&grid, &land, 1)[0].len(), 60 - 5, "one group: all but column 8, beside no land");
+        assert_eq!(islands(&grid, &land, 9).map(|g| g.len()), Some(3), "no more groups than land masses");
+        assert_eq!(
+            islands(&grid, &land, 1).map(|g| g[0].len()),
+            Some(80 - 25),
+            "one group: columns 8 and 12 to 15 out"
+        );
+        assert!(islands(&grid, &[false; 80], 2).is_none(), "no land");
+        let widened: Vec<bool> = (0..80).map(|i| land[i] || (i % 16 != 8 && i % 16 != 4)).collect();
+        assert!(islands(&grid, &widened, 2).is_none(), "no open sea: under a tenth");
     }
 
     #[test]
