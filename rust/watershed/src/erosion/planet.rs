@@ -159,11 +159,8 @@ fn run_steps<T: Topology>(
     Some(())
 }
 
-/// A part of a surface the planet's erosion works on: land and the sea nodes beside it,
-/// with the neighbour relation among them (each list in the surface's order, the nodes
-/// numbered in the surface's order). The open sea beyond never changes and takes no water
-/// from the land, so steps on the land and all the sea beside it give the whole surface's
-/// heights, bit for bit.
+/// Some nodes of a surface with the neighbour relation among them (each list in the
+/// surface's order, the nodes numbered in the surface's order): what a [`Part`] steps on.
 struct Shore<'a, T: Topology> {
     topo: &'a T,
     /// Each node's index on `topo`, ascending.
@@ -189,6 +186,11 @@ impl<'a, T: Topology> Shore<'a, T> {
             offsets.push(neighbors.len() as u32);
         }
         Shore { topo, nodes, offsets, neighbors }
+    }
+
+    /// The values of `whole` (one per node of the surface) at this part's nodes.
+    fn pick<V: Copy>(&self, whole: &[V]) -> Vec<V> {
+        self.nodes.iter().map(|&i| whole[i as usize]).collect()
     }
 }
 
@@ -251,11 +253,9 @@ impl<'a, T: Topology> Part<'a, T> {
         erosion: &PlanetErosion,
         whole_stiffness: Option<f64>,
     ) -> Self {
-        let pick = |values: &[f64]| nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
-        let land: Vec<bool> = nodes.iter().map(|&i| start.land[i as usize]).collect();
-        let held = nodes.iter().map(|&i| start.held[i as usize]).collect();
-        let (natural, z) = (pick(start.natural), pick(start.z));
         let shore = Shore::of(topo, nodes);
+        let [land, held] = [start.land, start.held].map(|flags| shore.pick(flags));
+        let [natural, z] = [start.natural, start.z].map(|values| shore.pick(values));
         let uplift_share = uplift_share(&shore, &natural, &land, start.base, start.top, erosion);
         let tectonics = Tectonics { uplift_share, held, floor_m: start.base };
         let mut buffers = StepBuffers::default();
@@ -508,10 +508,9 @@ mod tests {
         let nodes =
             islands(&lattice, &land, 1).expect("the open sea is over a tenth of the lattice").remove(0);
         let shore = Shore::of(&lattice, nodes);
-        let pick = |values: &[f64]| shore.nodes.iter().map(|&i| values[i as usize]).collect::<Vec<f64>>();
-        let part_land: Vec<bool> = shore.nodes.iter().map(|&i| land[i as usize]).collect();
+        let pick = |values: &[f64]| shore.pick(values);
         let part = Tectonics {
-            uplift_share: uplift_share(&shore, &pick(&z), &part_land, 0.0, top, &erosion),
+            uplift_share: uplift_share(&shore, &pick(&z), &shore.pick(&land), 0.0, top, &erosion),
             held: vec![false; shore.len()],
             floor_m: 0.0,
         };
