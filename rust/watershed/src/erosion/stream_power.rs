@@ -47,18 +47,30 @@ impl Default for StreamPower {
 /// Where the rock rises during a run, what stays put and how low the ground may go.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tectonics {
-    /// Share of the model's uplift rate each node gets, 0..=1 (one per node).
+    /// Share of the model's uplift rate each node gets, 0..=1 (one per node, or empty: all
+    /// of it everywhere).
     pub uplift_share: Vec<f64>,
-    /// Nodes that keep their height (one per node): a basin shaped on purpose.
+    /// Nodes that keep their height (one per node, or empty: none): a basin shaped on
+    /// purpose.
     pub held: Vec<bool>,
     /// No eroding node goes below this, metres: the sea level, so land stays land.
     pub floor_m: f64,
 }
 
 impl Tectonics {
-    /// The same uplift everywhere, nothing held, no floor: `n` nodes.
-    pub fn uniform(n: usize) -> Self {
-        Tectonics { uplift_share: vec![1.0; n], held: vec![false; n], floor_m: f64::NEG_INFINITY }
+    /// The same uplift everywhere, nothing held, no floor.
+    pub fn uniform() -> Self {
+        Tectonics { uplift_share: Vec::new(), held: Vec::new(), floor_m: f64::NEG_INFINITY }
+    }
+
+    /// Whether node `i` keeps its height.
+    fn holds(&self, i: usize) -> bool {
+        self.held.get(i).copied().unwrap_or(false)
+    }
+
+    /// How far node `i` rises in `dt_yr` years at `rate` (the model's uplift, metres per year).
+    fn lift_m(&self, i: usize, rate: f64, dt_yr: f64) -> f64 {
+        self.uplift_share.get(i).copied().unwrap_or(1.0) * rate * dt_yr
     }
 }
 
@@ -77,7 +89,7 @@ pub fn erode_stream_power<T: Topology>(
     frame: FrameSink,
 ) -> ErosionReport {
     let before = heights.to_vec();
-    let tectonics = Tectonics::uniform(topo.len());
+    let tectonics = Tectonics::uniform();
     let mut buffers = StepBuffers::default();
     for step in 0..steps {
         stream_power_step(topo, heights, model, outlets, &tectonics, &mut buffers);
@@ -94,7 +106,9 @@ pub(crate) struct StepBuffers {
     /// Every node after the nodes that drain into it.
     order: Vec<u32>,
     catchment: Vec<f64>,
-    power: Vec<f64>,
+    /// Each node's incision factor `K·dt·A^m / d`, d its distance to its receiver
+    /// (dimensionless; 0 where the node has no receiver).
+    incision: Vec<f64>,
     scratch: OrderScratch,
     fixed: Vec<bool>,
     other: Vec<f64>,
@@ -118,7 +132,7 @@ pub(crate) fn stream_power_step<T: Topology>(
         router,
         order,
         catchment,
-        power,
+        incision,
         scratch,
         fixed,
         other,
@@ -128,14 +142,14 @@ pub(crate) fn stream_power_step<T: Topology>(
     let (receivers, filled_m) = router.receivers(topo, heights, outlets);
     order_and_catchment_into(topo, receivers, order, catchment, scratch);
     let dt = model.dt_yr;
-    area_power(catchment, model.m, power);
+    incision_factors(topo, receivers, catchment, model, incision);
     for i in order.iter().rev().map(|&i| i as usize) {
         let Outlet::Flows(r) = receivers[i] else { continue };
-        if tectonics.held[i] {
+        if tectonics.holds(i) {
             continue;
         }
         let r = r.index();
-        let lifted = heights[i] + tectonics.uplift_share[i] * model.uplift_m_per_yr * dt;
+        let lifted = heights[i] + tectonics.lift_m(i, model.uplift_m_per_yr, dt);
         if filled_m[i] > heights[i] {
             heights[i] = if filled_m[i] - heights[i] > model.lake_min_depth_m {
                 lifted // deep enough to stay a lake: only the rock moves
@@ -146,12 +160,12 @@ pub(crate) fn stream_power_step<T: Topology>(
             };
             continue;
         }
-        let f = model.k * dt * power[i] / topo.distance_m(i, r);
+        let f = incision[i];
         heights[i] = ((lifted + f * heights[r]) / (1.0 + f)).max(heights[r]).max(tectonics.floor_m);
     }
     if model.diffusion_m2_per_yr > 0.0 {
         fixed.clear();
-        fixed.extend(receivers.iter().zip(&tectonics.held).map(|(o, &held)| held || o.receiver().is_none()));
+        fixed.extend(receivers.iter().enumerate().map(|(i, o)| tectonics.holds(i) || o.receiver().is_none()));
         if topo.grid().is_none() {
             inverse_squares.fill(topo);
         }
@@ -165,14 +179,35 @@ pub(crate) fn stream_power_step<T: Topology>(
     }
 }
 
-/// Each catchment (m²) raised to `m`, into `power`: the square root, correctly rounded on
-/// every machine, for the usual `m = 0.5`.
-fn area_power(catchment_m2: &[f64], m: f64, power: &mut Vec<f64>) {
-    if m == 0.5 {
-        catchment_m2.par_iter().map(|a| a.sqrt()).collect_into_vec(power);
-    } else {
-        catchment_m2.par_iter().map(|&a| libm::pow(a, m)).collect_into_vec(power);
-    }
+/// Each node's incision factor `K·dt·A^m / d` into `incision`, from its catchment `A` (m²)
+/// and its distance `d` to its receiver (metres); 0 where it has no receiver. `A^m` is the
+/// square root, correctly rounded on every machine, for the usual `m = 0.5`. Worked out in
+/// node order beside one another, so the receiver-order walk reads one number per node.
+fn incision_factors<T: Topology>(
+    topo: &T,
+    receivers: &[Outlet],
+    catchment_m2: &[f64],
+    model: &StreamPower,
+    incision: &mut Vec<f64>,
+) {
+    const CHUNK: usize = 4096;
+    let kdt = model.k * model.dt_yr;
+    incision.resize(catchment_m2.len(), 0.0);
+    incision.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
+        let first = chunk * CHUNK;
+        let areas = &catchment_m2[first..first + out.len()];
+        if model.m == 0.5 {
+            out.iter_mut().zip(areas).for_each(|(f, a)| *f = a.sqrt());
+        } else {
+            out.iter_mut().zip(areas).for_each(|(f, &a)| *f = libm::pow(a, model.m));
+        }
+        for (k, (f, o)) in out.iter_mut().zip(&receivers[first..]).enumerate() {
+            *f = match o {
+                Outlet::Flows(r) => kdt * *f / topo.distance_m(first + k, r.index()),
+                _ => 0.0,
+            };
+        }
+    });
 }
 
 /// The most explicit diffusion sub-steps in one erosion step.
@@ -388,7 +423,7 @@ mod tests {
 
     /// One step of `model` on `grid` draining to its edge, the same uplift everywhere.
     fn one_step(grid: &Grid, z: &mut [f64], model: &StreamPower) {
-        let tectonics = Tectonics::uniform(z.len());
+        let tectonics = Tectonics::uniform();
         stream_power_step(grid, z, model, &edge_outlets(), &tectonics, &mut StepBuffers::default());
     }
 
@@ -438,6 +473,39 @@ mod tests {
             one_step(&grid, &mut z, &model);
             assert_eq!(z[12], expected, "a pit {} m deep", 5.0 - floor);
         }
+    }
+
+    /// Tectonics without lists are a full share everywhere with nothing held, bit for bit;
+    /// with lists each node is read on its own: a held node keeps its height through the
+    /// incision and the diffusion, and a node without a share of the uplift does not rise.
+    #[test]
+    fn tectonics_lists_are_read_node_by_node() {
+        let grid = Grid { width: 9, height: 7, cell_m: 5.0 };
+        let n = grid.len();
+        // Rings falling one metre each to the edge, the outlets.
+        let z0: Vec<f64> = (0..n).map(|i| (i / 9).min(i % 9).min(6 - i / 9).min(8 - i % 9) as f64).collect();
+        let lifting = StreamPower { k: 0.0, uplift_m_per_yr: 1e-3, dt_yr: 100.0, ..StreamPower::default() };
+        let still = StreamPower { diffusion_m2_per_yr: 0.0, ..lifting };
+        let step = |model: &StreamPower, tectonics: &Tectonics| {
+            let mut z = z0.clone();
+            stream_power_step(&grid, &mut z, model, &edge_outlets(), tectonics, &mut StepBuffers::default());
+            z
+        };
+        let bits = |z: &[f64]| z.iter().map(|z| z.to_bits()).collect::<Vec<_>>();
+        let everywhere =
+            Tectonics { uplift_share: vec![1.0; n], held: vec![false; n], ..Tectonics::uniform() };
+        for model in [&lifting, &still] {
+            assert_eq!(bits(&step(model, &Tectonics::uniform())), bits(&step(model, &everywhere)));
+        }
+        let (held, unlifted) = (2 * 9 + 2, 3 * 9 + 4);
+        let mut listed = everywhere;
+        (listed.held[held], listed.uplift_share[unlifted]) = (true, 0.0);
+        let moved = step(&lifting, &listed);
+        assert_eq!(moved[held], z0[held], "held through the diffusion");
+        assert!(moved[held + 1] != z0[held + 1], "its neighbour moved");
+        let lifted = step(&still, &listed);
+        assert_eq!((lifted[held], lifted[unlifted]), (z0[held], z0[unlifted]));
+        assert!((lifted[unlifted - 1] - z0[unlifted - 1] - 0.1).abs() < 1e-12, "the rest rose 0.1 m");
     }
 
     /// The grid's inner-cell offsets, and inverse squares worked out ahead, give the same
