@@ -20,8 +20,11 @@ pub fn settle<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -
     if !params.lakes {
         return None;
     }
-    let kind = standing_water(topo, heights, params);
-    let ramped = ramped_surface(topo, heights, params, SETTLED_FALL_M);
+    // Two floods of the same ground, side by side.
+    let (kind, ramped) = rayon::join(
+        || standing_water(topo, heights, params),
+        || ramped_surface(topo, heights, params, SETTLED_FALL_M),
+    );
     let under_water = |i: usize| match kind[i] {
         NodeKind::Lake => true,
         NodeKind::Sea => true,

@@ -18,6 +18,7 @@
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
 use glam::DVec3;
+use rayon::prelude::*;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -70,6 +71,7 @@ impl ErodedField {
         assert_eq!(delta_m.len(), lattice.len(), "one change per node");
         let support = SUPPORT_SPACINGS * lattice.spacing();
         let nodes = (0..lattice.len())
+            .into_par_iter()
             .map(|i| NodeChange { delta_m: delta_m[i], gradient: tangent_gradient(&lattice, &delta_m, i) })
             .collect();
         let inside_squared = largest_square_below(support);
