@@ -172,78 +172,20 @@ impl WaterLevels {
     /// (without sea waves: [`WaterLevels::sea`] is `None`).
     pub fn build_on<S: Surface>(params: &WaterParams, surface: &S, d: &Drainage, carve: &Carve) -> Self {
         let reaches = &carve.reaches;
-        let sea_level = params.sea_level_m;
-        let order = &d.order;
         let reach_at = |i: usize| carve.reach_from(i).map(|id| id.0 as usize);
-        // Mouth first: the still water ahead of every river node (a lake or the sea), how
-        // far away it is and whether it is a lake.
-        let still = |reach: &Reach| match reach.ends_in {
-            ReachEnd::Lake => Some((d.water_level_m(reach.to.index()), 0.0, true)),
-            ReachEnd::Sea => sea_level.map(|sea| (sea, 0.0, false)),
-            ReachEnd::River => None,
-        };
-        // Held per reach (by the reach starting at the node), not per node.
-        let mut still_ahead: Vec<Option<(f64, f64, bool)>> = vec![None; reaches.len()];
-        let still_after = |still_ahead: &[Option<(f64, f64, bool)>], node: usize| {
-            reach_at(node).and_then(|next| still_ahead[next])
-        };
-        for i in order.iter().rev().map(|&i| i as usize) {
-            let Some(k) = reach_at(i) else { continue };
-            let reach = &reaches[k];
-            let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
-            still_ahead[k] = ahead.map(|(level, dist, lake)| (level, dist + reach.length_m, lake));
-        }
-        // Upstream first: each surface stands `river_fill` of the carve depth (no more than a
-        // normal channel's) above its bed, under its lower bank, eased into the lake or sea
-        // ahead, a thin film at least; and no higher than what runs into it, so a surface capped by
-        // a low bank upstream is not lifted over it again by backwater from below.
-        let mut inflow = vec![f64::INFINITY; reaches.len()];
-        let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
-        for i in order.iter().map(|&i| i as usize) {
-            let Some(k) = reach_at(i) else { continue };
-            let reach = &reaches[k];
-            let pieces = reach.pieces();
-            let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
-            let mut cap = inflow[k];
-            let levels: Vec<f64> = (0..=pieces)
-                .map(|p| {
-                    let (bed, bank) = (reach.beds[p], reach.banks[p]);
-                    let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
-                    let low_bank = profile_at(&reach.low_banks, p as f64 / pieces as f64);
-                    let mut level = (bed + params.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
-                    if let Some((still, dist, _)) = ahead.filter(|(still, _, _)| level > *still) {
-                        let to_still = dist + (pieces - p) as f64 * reach.step_m();
-                        level = still + (level - still) * smoothstep(0.0, LAKE_BLEND_M, to_still);
-                    }
-                    cap = level.min(cap).max(bed + MIN_WATER_M);
-                    cap
-                })
-                .collect();
-            if let Some(next) = reach_at(reach.to.index()) {
-                inflow[next] = inflow[next].min(levels[pieces]);
-            }
-            reach_levels[k] = levels;
-        }
-        // Mouth first: backwater — no surface below what it flows into.
-        for i in order.iter().rev().map(|&i| i as usize) {
-            let Some(k) = reach_at(i) else { continue };
-            let reach = &reaches[k];
-            let r = reach.to.index();
-            let mut floor = match reach.ends_in {
-                ReachEnd::Lake => d.water_level_m(r),
-                ReachEnd::Sea => sea_level.unwrap_or(f64::NEG_INFINITY),
-                ReachEnd::River => reach_at(r).map_or(f64::NEG_INFINITY, |next| reach_levels[next][0]),
-            };
-            for v in reach_levels[k].iter_mut().rev() {
-                *v = v.max(floor);
-                floor = *v;
-            }
-        }
+        // The levels walk the network one reach after another; beside them the ground across
+        // every reach's middle is read, which the discharge needs and the levels do not change.
+        let ((still_ahead, reach_levels), grounds) = rayon::join(
+            || walk_levels(params, d, carve),
+            || reaches.par_iter().map(|r| cross_section(surface, carve, r)).collect::<Vec<_>>(),
+        );
+        let still_after = |node: usize| reach_at(node).and_then(|next| still_ahead[next]);
         let runoff_m_s = params.runoff_m_s;
         let reach_flows = reaches
-            .par_iter()
+            .iter()
             .zip(&reach_levels)
-            .map(|(r, levels)| flow(surface, carve, r, profile_at(levels, 0.5), runoff_m_s))
+            .zip(&grounds)
+            .map(|((r, levels), ground)| flow(r, ground, profile_at(levels, 0.5), runoff_m_s))
             .collect();
         let lake_held = reaches
             .iter()
@@ -253,7 +195,7 @@ impl WaterLevels {
                 match reach.ends_in {
                     ReachEnd::Lake => Some(d.water_level_m(to)),
                     ReachEnd::Sea => None,
-                    ReachEnd::River => still_after(&still_ahead, to)
+                    ReachEnd::River => still_after(to)
                         .filter(|&(_, _, lake)| lake)
                         .map(|(lake, _, _)| lake)
                         .filter(|&lake| levels.last().is_some_and(|&end| end <= lake)),
@@ -264,21 +206,110 @@ impl WaterLevels {
     }
 }
 
-/// Discharge and wetted cross-section of a reach at its middle, level `level_m`.
-fn flow<S: Surface>(surface: &S, carve: &Carve, reach: &Reach, level_m: f64, runoff_m_s: f64) -> ReachFlow {
+/// The lake or sea ahead of a reach: its level and how far away it is, metres, and whether
+/// it is a lake.
+type StillWater = (f64, f64, bool);
+
+/// The still water ahead of each reach of `carve` and each reach's water levels at its bed
+/// points, metres above the datum: a walk over the network of `d`, one reach after another.
+fn walk_levels(
+    params: &WaterParams,
+    d: &Drainage,
+    carve: &Carve,
+) -> (Vec<Option<StillWater>>, Vec<Vec<f64>>) {
+    let reaches = &carve.reaches;
+    let sea_level = params.sea_level_m;
+    let order = &d.order;
+    let reach_at = |i: usize| carve.reach_from(i).map(|id| id.0 as usize);
+    // Mouth first: the still water ahead of every river node (a lake or the sea), how
+    // far away it is and whether it is a lake.
+    let still = |reach: &Reach| match reach.ends_in {
+        ReachEnd::Lake => Some((d.water_level_m(reach.to.index()), 0.0, true)),
+        ReachEnd::Sea => sea_level.map(|sea| (sea, 0.0, false)),
+        ReachEnd::River => None,
+    };
+    // Held per reach (by the reach starting at the node), not per node.
+    let mut still_ahead: Vec<Option<StillWater>> = vec![None; reaches.len()];
+    let still_after =
+        |still_ahead: &[Option<StillWater>], node: usize| reach_at(node).and_then(|next| still_ahead[next]);
+    for i in order.iter().rev().map(|&i| i as usize) {
+        let Some(k) = reach_at(i) else { continue };
+        let reach = &reaches[k];
+        let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
+        still_ahead[k] = ahead.map(|(level, dist, lake)| (level, dist + reach.length_m, lake));
+    }
+    // Upstream first: each surface stands `river_fill` of the carve depth (no more than a
+    // normal channel's) above its bed, under its lower bank, eased into the lake or sea
+    // ahead, a thin film at least; and no higher than what runs into it, so a surface capped
+    // by a low bank upstream is not lifted over it again by backwater from below.
+    let mut inflow = vec![f64::INFINITY; reaches.len()];
+    let mut reach_levels: Vec<Vec<f64>> = vec![Vec::new(); reaches.len()];
+    for i in order.iter().map(|&i| i as usize) {
+        let Some(k) = reach_at(i) else { continue };
+        let reach = &reaches[k];
+        let pieces = reach.pieces();
+        let ahead = still(reach).or(still_after(&still_ahead, reach.to.index()));
+        let mut cap = inflow[k];
+        let levels: Vec<f64> = (0..=pieces)
+            .map(|p| {
+                let (bed, bank) = (reach.beds[p], reach.banks[p]);
+                let carve_depth = (bank - bed).clamp(0.0, reach.depth_m);
+                let low_bank = profile_at(&reach.low_banks, p as f64 / pieces as f64);
+                let mut level = (bed + params.river_fill * carve_depth).min(low_bank - BANK_FREEBOARD_M);
+                if let Some((still, dist, _)) = ahead.filter(|(still, _, _)| level > *still) {
+                    let to_still = dist + (pieces - p) as f64 * reach.step_m();
+                    level = still + (level - still) * smoothstep(0.0, LAKE_BLEND_M, to_still);
+                }
+                cap = level.min(cap).max(bed + MIN_WATER_M);
+                cap
+            })
+            .collect();
+        if let Some(next) = reach_at(reach.to.index()) {
+            inflow[next] = inflow[next].min(levels[pieces]);
+        }
+        reach_levels[k] = levels;
+    }
+    // Mouth first: backwater — no surface below what it flows into.
+    for i in order.iter().rev().map(|&i| i as usize) {
+        let Some(k) = reach_at(i) else { continue };
+        let reach = &reaches[k];
+        let r = reach.to.index();
+        let mut floor = match reach.ends_in {
+            ReachEnd::Lake => d.water_level_m(r),
+            ReachEnd::Sea => sea_level.unwrap_or(f64::NEG_INFINITY),
+            ReachEnd::River => reach_at(r).map_or(f64::NEG_INFINITY, |next| reach_levels[next][0]),
+        };
+        for v in reach_levels[k].iter_mut().rev() {
+            *v = v.max(floor);
+            floor = *v;
+        }
+    }
+    (still_ahead, reach_levels)
+}
+
+/// Samples of the ground across a reach's middle, bank to bank.
+const SAMPLES: usize = 24;
+
+/// The carved ground at [`SAMPLES`] points evenly across `reach`'s middle from one bank to
+/// the other, metres above the datum.
+fn cross_section<S: Surface>(surface: &S, carve: &Carve, reach: &Reach) -> [f64; SAMPLES] {
     let (mid, across) = surface.middle_across(reach.start, reach.end);
-    const SAMPLES: usize = 24;
     let width = 2.0 * reach.half_width_m;
-    let mut area = 0.0;
     // Each sample's nearest node is searched from the last one's.
     let mut near = reach.from.index();
-    for k in 0..SAMPLES {
+    std::array::from_fn(|k| {
         let x = -reach.half_width_m + width * (k as f64 + 0.5) / SAMPLES as f64;
         let p = surface.onto(mid + across * (x / surface.metres_per_unit()));
         near = surface.nearest_node_from(p, near);
-        let (ground, _) = carve.ground_near(surface, p, near);
-        area += (level_m - ground).max(0.0) * width / SAMPLES as f64;
-    }
+        carve.ground_near(surface, p, near).0
+    })
+}
+
+/// Discharge and wetted cross-section of a reach at its middle, level `level_m`, over the
+/// ground across it (`ground`, from [`cross_section`]).
+fn flow(reach: &Reach, ground: &[f64; SAMPLES], level_m: f64, runoff_m_s: f64) -> ReachFlow {
+    let width = 2.0 * reach.half_width_m;
+    let area = ground.iter().fold(0.0, |area, g| area + (level_m - g).max(0.0) * width / SAMPLES as f64);
     let depth_m = (level_m - reach.bed_at(reach.length_m / 2.0)).max(0.0);
     ReachFlow { discharge_m3_s: runoff_m_s * reach.catchment_m2, area_m2: area.max(1e-6), depth_m }
 }
