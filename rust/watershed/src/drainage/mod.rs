@@ -50,6 +50,25 @@ impl Outlet {
     }
 }
 
+/// Where the water of an outlet node stops: the [`Outlet`]s that are not a flow, one byte a
+/// node where the flood marks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Terminal {
+    Sea,
+    Edge,
+    Sink,
+}
+
+impl From<Terminal> for Outlet {
+    fn from(terminal: Terminal) -> Self {
+        match terminal {
+            Terminal::Sea => Outlet::Sea,
+            Terminal::Edge => Outlet::Edge,
+            Terminal::Sink => Outlet::Sink,
+        }
+    }
+}
+
 /// What a node is, as the export's `kind.npy` codes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -240,7 +259,7 @@ fn level_key(x: f64) -> u64 {
 
 /// The solve's result before lakes and rivers: outlets, fill and routing surface.
 struct Flood {
-    outlet: Vec<Option<Outlet>>,
+    outlet: Vec<Option<Terminal>>,
     filled: Vec<f64>,
     routing: Vec<f64>,
 }
@@ -308,7 +327,7 @@ impl Shortcuts {
 /// same size (erosion floods it every step) so no step allocates them again.
 #[derive(Debug, Default)]
 struct FloodBuffers {
-    outlet: Vec<Option<Outlet>>,
+    outlet: Vec<Option<Terminal>>,
     filled: Vec<f64>,
     routing: Vec<f64>,
     closed: Vec<bool>,
@@ -334,11 +353,12 @@ fn flood_into<T: Topology>(
     let n = topo.len();
     let FloodBuffers { outlet, filled, routing, closed, stack, rims, pit, slope } = buffers;
     outlet.clear();
-    outlet.extend(heights.iter().map(|&h| params.sea_level_m.is_some_and(|s| h < s).then_some(Outlet::Sea)));
+    outlet
+        .extend(heights.iter().map(|&h| params.sea_level_m.is_some_and(|s| h < s).then_some(Terminal::Sea)));
     if params.edge_outlets {
         let mut edge = |i: usize| {
             if outlet[i].is_none() {
-                outlet[i] = Some(Outlet::Edge);
+                outlet[i] = Some(Terminal::Edge);
             }
         };
         match topo.grid() {
@@ -354,7 +374,7 @@ fn flood_into<T: Topology>(
     }
     if n > 0 && outlet.iter().all(Option::is_none) {
         let lowest = (0..n).min_by(|&a, &b| heights[a].total_cmp(&heights[b]).then(a.cmp(&b))).unwrap_or(0);
-        outlet[lowest] = Some(Outlet::Sink);
+        outlet[lowest] = Some(Terminal::Sink);
     }
     filled.clear();
     filled.extend_from_slice(heights);
@@ -739,7 +759,7 @@ fn receivers_and_lakes<T: Topology>(
     heights: &[f64],
     filled: &[f64],
     routing: &[f64],
-    outlet: Vec<Option<Outlet>>,
+    outlet: Vec<Option<Terminal>>,
     params: &DrainageParams,
     cancel: &AtomicBool,
     clock: &mut Stopwatch,
@@ -853,7 +873,7 @@ impl Router {
 }
 
 /// Each node's outlet, or its lowest strictly lower neighbour on the routing surface.
-fn receivers_on<T: Topology>(topo: &T, outlet: &[Option<Outlet>], routing: &[f64]) -> Vec<Outlet> {
+fn receivers_on<T: Topology>(topo: &T, outlet: &[Option<Terminal>], routing: &[f64]) -> Vec<Outlet> {
     let mut receivers = Vec::new();
     receivers_into(topo, outlet, routing, &mut receivers);
     receivers
@@ -862,7 +882,7 @@ fn receivers_on<T: Topology>(topo: &T, outlet: &[Option<Outlet>], routing: &[f64
 /// [`receivers_on`] into `receivers`.
 fn receivers_into<T: Topology>(
     topo: &T,
-    outlet: &[Option<Outlet>],
+    outlet: &[Option<Terminal>],
     routing: &[f64],
     receivers: &mut Vec<Outlet>,
 ) {
@@ -871,10 +891,9 @@ fn receivers_into<T: Topology>(
     // Every node's receiver is written below: the old ones need not be cleared.
     receivers.resize(n, Outlet::Sink);
     let Some(grid) = topo.grid() else {
-        receivers
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(i, out)| *out = outlet[i].unwrap_or_else(|| flows(lowest_lower(topo, routing, i))));
+        receivers.par_iter_mut().enumerate().for_each(|(i, out)| {
+            *out = outlet[i].map_or_else(|| flows(lowest_lower(topo, routing, i)), Outlet::from)
+        });
         return;
     };
     // On a grid, inner cells reach their neighbours by index offsets: the same cells in the
@@ -884,12 +903,14 @@ fn receivers_into<T: Topology>(
         let (first, last) = grid.inner_columns(row);
         for col in (0..first).chain(last..w) {
             let i = row * w + col;
-            out[col] = outlet[i].unwrap_or_else(|| flows(lowest_lower(topo, routing, i)));
+            out[col] = outlet[i].map_or_else(|| flows(lowest_lower(topo, routing, i)), Outlet::from);
         }
         for (col, out) in out.iter_mut().enumerate().take(last).skip(first) {
             let i = row * w + col;
-            *out =
-                outlet[i].unwrap_or_else(|| flows(lowest_of_ascending(routing, i, grid.inner_neighbours(i))));
+            *out = outlet[i].map_or_else(
+                || flows(lowest_of_ascending(routing, i, grid.inner_neighbours(i))),
+                Outlet::from,
+            );
         }
     });
 }
