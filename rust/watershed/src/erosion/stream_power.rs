@@ -105,9 +105,9 @@ pub(crate) struct StepBuffers {
     router: Router,
     /// Every node after the nodes that drain into it.
     order: Vec<u32>,
-    catchment: Vec<f64>,
-    /// Each node's incision factor `K·dt·A^m / d`, d its distance to its receiver
-    /// (dimensionless; 0 where the node has no receiver).
+    /// Each node's catchment (m²), then, worked out from it in place, its incision factor
+    /// `K·dt·A^m / d`, d its distance to its receiver (dimensionless; 0 where the node has
+    /// no receiver).
     incision: Vec<f64>,
     scratch: OrderScratch,
     fixed: Vec<bool>,
@@ -128,21 +128,12 @@ pub(crate) fn stream_power_step<T: Topology>(
     tectonics: &Tectonics,
     buffers: &mut StepBuffers,
 ) {
-    let StepBuffers {
-        router,
-        order,
-        catchment,
-        incision,
-        scratch,
-        fixed,
-        other,
-        inverse_squares,
-        whole_stiffness,
-    } = buffers;
+    let StepBuffers { router, order, incision, scratch, fixed, other, inverse_squares, whole_stiffness } =
+        buffers;
     let (receivers, filled_m) = router.receivers(topo, heights, outlets);
-    order_and_catchment_into(topo, receivers, order, catchment, scratch);
+    order_and_catchment_into(topo, receivers, order, incision, scratch);
     let dt = model.dt_yr;
-    incision_factors(topo, receivers, catchment, model, incision);
+    incision_factors(topo, receivers, model, incision);
     for i in order.iter().rev().map(|&i| i as usize) {
         let Outlet::Flows(r) = receivers[i] else { continue };
         if tectonics.holds(i) {
@@ -179,27 +170,20 @@ pub(crate) fn stream_power_step<T: Topology>(
     }
 }
 
-/// Each node's incision factor `K·dt·A^m / d` into `incision`, from its catchment `A` (m²)
-/// and its distance `d` to its receiver (metres); 0 where it has no receiver. `A^m` is the
-/// square root, correctly rounded on every machine, for the usual `m = 0.5`. Worked out in
-/// node order beside one another, so the receiver-order walk reads one number per node.
-fn incision_factors<T: Topology>(
-    topo: &T,
-    receivers: &[Outlet],
-    catchment_m2: &[f64],
-    model: &StreamPower,
-    incision: &mut Vec<f64>,
-) {
+/// Each node's catchment `A` (m², one per node in `incision`) turned in place into its
+/// incision factor `K·dt·A^m / d`, d its distance to its receiver (metres); 0 where it has
+/// no receiver. `A^m` is the square root, correctly rounded on every machine, for the usual
+/// `m = 0.5`. Worked out in node order beside one another, so the receiver-order walk reads
+/// one number per node.
+fn incision_factors<T: Topology>(topo: &T, receivers: &[Outlet], model: &StreamPower, incision: &mut [f64]) {
     const CHUNK: usize = 4096;
     let kdt = model.k * model.dt_yr;
-    incision.resize(catchment_m2.len(), 0.0);
     incision.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
         let first = chunk * CHUNK;
-        let areas = &catchment_m2[first..first + out.len()];
         if model.m == 0.5 {
-            out.iter_mut().zip(areas).for_each(|(f, a)| *f = a.sqrt());
+            out.iter_mut().for_each(|f| *f = f.sqrt());
         } else {
-            out.iter_mut().zip(areas).for_each(|(f, &a)| *f = libm::pow(a, model.m));
+            out.iter_mut().for_each(|f| *f = libm::pow(*f, model.m));
         }
         for (k, (f, o)) in out.iter_mut().zip(&receivers[first..]).enumerate() {
             *f = match o {
