@@ -130,6 +130,10 @@ pub(crate) fn stream_power_step<T: Topology>(
 ) {
     let StepBuffers { router, order, incision, scratch, fixed, other, inverse_squares, whole_stiffness } =
         buffers;
+    debug_assert!(
+        [tectonics.uplift_share.len(), tectonics.held.len()].iter().all(|&len| len == 0 || len == topo.len()),
+        "tectonics lists hold one value per node, or none"
+    );
     let (receivers, filled_m) = router.receivers(topo, heights, outlets);
     order_and_catchment_into(topo, receivers, order, incision, scratch);
     let dt = model.dt_yr;
@@ -490,6 +494,24 @@ mod tests {
         let lifted = step(&still, &listed);
         assert_eq!((lifted[held], lifted[unlifted]), (z0[held], z0[unlifted]));
         assert!((lifted[unlifted - 1] - z0[unlifted - 1] - 0.1).abs() < 1e-12, "the rest rose 0.1 m");
+    }
+
+    /// A list as long as another surface's is refused, not read as partly uniform.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "one value per node, or none")]
+    fn tectonics_lists_of_another_length_are_refused() {
+        let grid = Grid { width: 4, height: 4, cell_m: 1.0 };
+        let tectonics = Tectonics { held: vec![false; 15], ..Tectonics::uniform() };
+        let mut z = vec![1.0; 16];
+        stream_power_step(
+            &grid,
+            &mut z,
+            &StreamPower::default(),
+            &edge_outlets(),
+            &tectonics,
+            &mut StepBuffers::default(),
+        );
     }
 
     /// The grid's inner-cell offsets, and inverse squares worked out ahead, give the same
