@@ -508,17 +508,20 @@ mod tests {
         let nodes =
             islands(&lattice, &land, 1).expect("the open sea is over a tenth of the lattice").remove(0);
         let shore = Shore::of(&lattice, nodes);
-        let pick = |values: &[f64]| shore.pick(values);
         let part = Tectonics {
-            uplift_share: uplift_share(&shore, &pick(&z), &shore.pick(&land), 0.0, top, &erosion),
+            uplift_share: uplift_share(&shore, &shore.pick(&z), &shore.pick(&land), 0.0, top, &erosion),
             held: vec![false; shore.len()],
             floor_m: 0.0,
         };
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&part.uplift_share), bits(&pick(&tectonics.uplift_share)), "the uplift pattern");
+        assert_eq!(
+            bits(&part.uplift_share),
+            bits(&shore.pick(&tectonics.uplift_share)),
+            "the uplift pattern"
+        );
         let mut buffers = StepBuffers::default();
         buffers.whole_stiffness = Some(worst_stiffness(&lattice));
-        let mut part_z = pick(&z);
+        let mut part_z = shore.pick(&z);
         run_steps(&shore, &mut part_z, &erosion, &sea_at_zero(), &part, &mut buffers, &never, &mut |_, _| {})
             .expect("not cancelled");
 

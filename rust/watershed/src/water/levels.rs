@@ -172,35 +172,18 @@ impl WaterLevels {
     /// (without sea waves: [`WaterLevels::sea`] is `None`).
     pub fn build_on<S: Surface>(params: &WaterParams, surface: &S, d: &Drainage, carve: &Carve) -> Self {
         let reaches = &carve.reaches;
-        let reach_at = |i: usize| carve.reach_from(i).map(|id| id.0 as usize);
         // The levels walk the network one reach after another; beside them the ground across
         // every reach's middle is read, which the discharge needs and the levels do not change.
-        let ((still_ahead, reach_levels), grounds) = rayon::join(
+        let ((reach_levels, lake_held), grounds) = rayon::join(
             || walk_levels(params, d, carve),
             || reaches.par_iter().map(|r| cross_section(surface, carve, r)).collect::<Vec<_>>(),
         );
-        let still_after = |node: usize| reach_at(node).and_then(|next| still_ahead[next]);
         let runoff_m_s = params.runoff_m_s;
         let reach_flows = reaches
             .iter()
             .zip(&reach_levels)
             .zip(&grounds)
             .map(|((r, levels), ground)| flow(r, ground, profile_at(levels, 0.5), runoff_m_s))
-            .collect();
-        let lake_held = reaches
-            .iter()
-            .zip(&reach_levels)
-            .map(|(reach, levels)| {
-                let to = reach.to.index();
-                match reach.ends_in {
-                    ReachEnd::Lake => Some(d.water_level_m(to)),
-                    ReachEnd::Sea => None,
-                    ReachEnd::River => still_after(to)
-                        .filter(|&(_, _, lake)| lake)
-                        .map(|(lake, _, _)| lake)
-                        .filter(|&lake| levels.last().is_some_and(|&end| end <= lake)),
-                }
-            })
             .collect();
         WaterLevels { reach_levels, lake_held, reach_flows, sea: None, runoff_m_s }
     }
@@ -210,13 +193,10 @@ impl WaterLevels {
 /// it is a lake.
 type StillWater = (f64, f64, bool);
 
-/// The still water ahead of each reach of `carve` and each reach's water levels at its bed
-/// points, metres above the datum: a walk over the network of `d`, one reach after another.
-fn walk_levels(
-    params: &WaterParams,
-    d: &Drainage,
-    carve: &Carve,
-) -> (Vec<Option<StillWater>>, Vec<Vec<f64>>) {
+/// Each reach's water levels at its bed points, and the level of the lake it is held by (see
+/// [`WaterLevels::lake_held`]), metres above the datum: a walk over the network of `d`, one
+/// reach after another.
+fn walk_levels(params: &WaterParams, d: &Drainage, carve: &Carve) -> (Vec<Vec<f64>>, Vec<Option<f64>>) {
     let reaches = &carve.reaches;
     let sea_level = params.sea_level_m;
     let order = &d.order;
@@ -284,7 +264,22 @@ fn walk_levels(
             floor = *v;
         }
     }
-    (still_ahead, reach_levels)
+    let lake_held = reaches
+        .iter()
+        .zip(&reach_levels)
+        .map(|(reach, levels)| {
+            let to = reach.to.index();
+            match reach.ends_in {
+                ReachEnd::Lake => Some(d.water_level_m(to)),
+                ReachEnd::Sea => None,
+                ReachEnd::River => still_after(&still_ahead, to)
+                    .filter(|&(_, _, lake)| lake)
+                    .map(|(lake, _, _)| lake)
+                    .filter(|&lake| levels.last().is_some_and(|&end| end <= lake)),
+            }
+        })
+        .collect();
+    (reach_levels, lake_held)
 }
 
 /// Samples of the ground across a reach's middle, bank to bank.
