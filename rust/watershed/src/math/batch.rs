@@ -22,7 +22,11 @@ pub(crate) fn map_nearby_together<T: Copy + Send + Sync>(
     let mut order: Vec<(u64, u32)> =
         points.par_iter().enumerate().map(|(i, &p)| (z_order(p), i as u32)).collect();
     order.par_sort_unstable();
-    let sorted: Vec<T> = order.par_iter().map(|&(_, i)| f(points[i as usize])).collect();
+    // The points gathered in curve order before any is evaluated: a loop that only gathers
+    // keeps many reads of the scattered batch in flight, where each evaluation would wait
+    // for its own.
+    let gathered: Vec<DVec3> = order.par_iter().map(|&(_, i)| points[i as usize]).collect();
+    let sorted: Vec<T> = gathered.par_iter().map(|&p| f(p)).collect();
     let mut rank = vec![0u32; points.len()];
     for (k, &(_, i)) in order.iter().enumerate() {
         rank[i as usize] = k as u32;
