@@ -22,8 +22,12 @@ pub(crate) fn segment_projection(a: DVec3, b: DVec3, p: DVec3) -> (f64, f64) {
 pub(crate) fn bell(x: f64) -> f64 {
     if x >= 1.0 {
         0.0
+    } else if x > 0.0 {
+        0.5 * (1.0 + libm::cos(std::f64::consts::PI * x))
     } else {
-        0.5 * (1.0 + libm::cos(std::f64::consts::PI * x.max(0.0)))
+        // The centre line (NaN included, as `max(0)` read it): the cosine of 0 is exactly
+        // 1, so these are the formula's bits without working it out.
+        1.0
     }
 }
 
@@ -124,6 +128,10 @@ mod tests {
         assert!((bell(0.5) - 0.5).abs() < 1e-15);
         assert_eq!(bell(1.0), 0.0);
         assert_eq!(bell(7.0), 0.0);
+        for x in [-0.0, -0.4, f64::NAN, 1e-300, 0.25, 0.999] {
+            let formula = 0.5 * (1.0 + libm::cos(std::f64::consts::PI * x.max(0.0)));
+            assert_eq!(bell(x).to_bits(), formula.to_bits(), "at {x}");
+        }
         assert_eq!(smoothstep(0.0, 2.0, 1.0), 0.5);
     }
 }

@@ -312,12 +312,12 @@ fn flow(reach: &Reach, ground: &[f64; SAMPLES], level_m: f64, runoff_m_s: f64) -
 /// A reach's weight and level at unit direction `p` on a planet of `radius_m`, when its
 /// banks reach `p`: the level profile (`levels`, evenly spaced from start to end) at the
 /// point's position along the reach. Past its lower end it falls as the reach it runs into
-/// does (`next`, with its levels) from its own end level; otherwise it continues past the
-/// ends at its mean slope.
-pub fn reach_contribution(
+/// does (what `next` gives: that reach, with its levels, asked only there) from its own end
+/// level; otherwise it continues past the ends at its mean slope.
+pub fn reach_contribution<'a>(
     reach: &Reach,
     levels: &[f64],
-    next: Option<(&Reach, &[f64])>,
+    next: impl FnOnce() -> Option<(&'a Reach, &'a [f64])>,
     p: DVec3,
     radius_m: f64,
 ) -> Option<(f64, f64)> {
@@ -325,13 +325,21 @@ pub fn reach_contribution(
     let across = (p - (reach.start + (reach.end - reach.start) * t)).length() * radius_m;
     let beyond = (-t).max(t - 1.0).max(0.0) * reach.length_m;
     let w = reach_weight(across, beyond, reach.half_width_m);
-    let level = match (next, levels.last()) {
-        (Some((next, next_levels)), Some(&end)) if t > 1.0 && !next_levels.is_empty() => {
-            end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0]
-        }
-        _ => profile_at(levels, t),
-    };
-    (w > 0.0).then_some((w, level))
+    (w > 0.0).then(|| {
+        let past_end = match levels.last() {
+            Some(&end) if t > 1.0 => {
+                next().filter(|(_, next_levels)| !next_levels.is_empty()).map(|n| (end, n))
+            }
+            _ => None,
+        };
+        let level = match past_end {
+            Some((end, (next, next_levels))) => {
+                end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0]
+            }
+            None => profile_at(levels, t),
+        };
+        (w, level)
+    })
 }
 
 /// Flow velocity at `p` (a point on a surface of `metres_per_unit`) from the reaches `ids`
@@ -365,7 +373,13 @@ pub(crate) fn mean_flow(
 /// Weight of a reach at a point `across_m` from its line and `beyond_m` past its nearer end,
 /// for a channel of half-width `half_width_m`: the carve's bell across, faded past the ends.
 pub(crate) fn reach_weight(across_m: f64, beyond_m: f64, half_width_m: f64) -> f64 {
-    bell(across_m / half_width_m) * bell(beyond_m / half_width_m)
+    // Zero across the bank is zero whatever lies past the ends (the bell is never negative).
+    let across = bell(across_m / half_width_m);
+    if across == 0.0 {
+        0.0
+    } else {
+        across * bell(beyond_m / half_width_m)
+    }
 }
 
 #[cfg(test)]
@@ -415,7 +429,7 @@ mod tests {
                 let p = sphere::unit(at(s) + DVec3::Y * off_deg);
                 let (mut sum, mut weights) = (0.0, 0.0);
                 for (k, (reach, levels)) in reaches.iter().enumerate() {
-                    let next = reaches.get(k + 1).map(|(r, l)| (r, l.as_slice()));
+                    let next = || reaches.get(k + 1).map(|(r, l)| (r, l.as_slice()));
                     if let Some((w, level)) = reach_contribution(reach, levels, next, p, radius) {
                         sum += w * level;
                         weights += w;

@@ -155,9 +155,14 @@ impl<S: Surface> WaterView<'_, S> {
         let (mut sum, mut weights) = (0.0, 0.0);
         for &id in near {
             let reach = &self.carve.reaches[id as usize];
-            let next = self.carve.reach_from(reach.to.index()).map(|next| {
-                (&self.carve.reaches[next.0 as usize], self.water.reach_levels[next.0 as usize].as_slice())
-            });
+            let next = || {
+                self.carve.reach_from(reach.to.index()).map(|next| {
+                    (
+                        &self.carve.reaches[next.0 as usize],
+                        self.water.reach_levels[next.0 as usize].as_slice(),
+                    )
+                })
+            };
             if let Some((w, level)) =
                 reach_contribution(reach, &self.water.reach_levels[id as usize], next, p, scale)
             {
