@@ -326,19 +326,11 @@ pub fn reach_contribution<'a>(
     let beyond = (-t).max(t - 1.0).max(0.0) * reach.length_m;
     let w = reach_weight(across, beyond, reach.half_width_m);
     (w > 0.0).then(|| {
-        let past_end = match levels.last() {
-            Some(&end) if t > 1.0 => {
-                next().filter(|(_, next_levels)| !next_levels.is_empty()).map(|n| (end, n))
-            }
-            _ => None,
-        };
-        let level = match past_end {
-            Some((end, (next, next_levels))) => {
-                end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0]
-            }
-            None => profile_at(levels, t),
-        };
-        (w, level)
+        let past_end = levels.last().filter(|_| t > 1.0).and_then(|&end| {
+            let (next, next_levels) = next().filter(|(_, next_levels)| !next_levels.is_empty())?;
+            Some(end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0])
+        });
+        (w, past_end.unwrap_or_else(|| profile_at(levels, t)))
     })
 }
 
