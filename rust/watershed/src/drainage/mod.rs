@@ -306,21 +306,40 @@ fn flood_ramped<T: Topology>(
 
 /// Which of the flood's shortcuts to take (each gives the queue's own result, bit for bit).
 #[derive(Debug, Clone, Copy)]
-struct Shortcuts {
+struct Shortcuts<'a> {
     /// Cells on a slope are taken at once instead of through the queue.
     slopes: bool,
-    /// Nodes with a strictly falling path to an outlet start closed. The queue's own result
-    /// with the ulp ramp (`ramp_m` 0), unless a whole falling path lies within a pit's few
-    /// ulps of climb above its spill level. With a ramp in metres the queue alone lets a
-    /// filled hollow's ramp climb over ground that already falls to an outlet, and on into
-    /// the next hollow; here that ground keeps its height, as ground outside every hollow
-    /// should, and every other node still drains to a strictly lower one.
-    falling: bool,
+    /// Whether nodes with a strictly falling path to an outlet start closed, and how they are
+    /// found. The queue's own result with the ulp ramp (`ramp_m` 0), unless a whole falling
+    /// path lies within a pit's few ulps of climb above its spill level. With a ramp in
+    /// metres the queue alone lets a filled hollow's ramp climb over ground that already
+    /// falls to an outlet, and on into the next hollow; here that ground keeps its height, as
+    /// ground outside every hollow should, and every other node still drains to a strictly
+    /// lower one.
+    falling: Falling<'a>,
 }
 
-impl Shortcuts {
-    /// Every shortcut: what the solve and erosion take.
-    const BOTH: Shortcuts = Shortcuts { slopes: true, falling: true };
+impl Shortcuts<'_> {
+    /// Every shortcut, the falling nodes found by a walk: what a flood without an earlier
+    /// drainage of its surface takes.
+    const BOTH: Shortcuts<'static> = Shortcuts { slopes: true, falling: Falling::Walk };
+}
+
+/// How a flood finds the nodes with a strictly falling path to an outlet (the same nodes
+/// every way).
+#[derive(Debug, Clone, Copy)]
+enum Falling<'a> {
+    /// It does not: the queue floods them like any other node (what the tests compare the
+    /// shortcuts with).
+    #[cfg(test)]
+    No,
+    /// A walk up every strictly rising path from the outlets.
+    Walk,
+    /// Down an earlier drainage of the same surface first (`receivers`: each node's
+    /// neighbour it drained to, or none; `order`: every node after the nodes draining into
+    /// it), then a walk up from what that reached: far fewer steps where most of the
+    /// earlier falls still fall, as from one erosion step to the next.
+    Along { receivers: &'a [Outlet], order: &'a [u32] },
 }
 
 /// What a flood writes and works in, kept from one flood to the next of a surface of the
@@ -335,6 +354,9 @@ struct FloodBuffers {
     rims: Vec<u32>,
     pit: VecDeque<usize>,
     slope: Vec<usize>,
+    /// Nodes the last flood found with a strictly falling path to an outlet (the outlets
+    /// among them), when it looked for them.
+    falling: usize,
 }
 
 /// The priority flood, with the `shortcuts` chosen (the queue alone with neither), into
@@ -351,7 +373,7 @@ fn flood_into<T: Topology>(
 ) -> Option<()> {
     let above = |level: f64| (level + ramp_m).max(level.next_up());
     let n = topo.len();
-    let FloodBuffers { outlet, filled, routing, closed, stack, rims, pit, slope } = buffers;
+    let FloodBuffers { outlet, filled, routing, closed, stack, rims, pit, slope, falling } = buffers;
     outlet.clear();
     outlet
         .extend(heights.iter().map(|&h| params.sea_level_m.is_some_and(|s| h < s).then_some(Terminal::Sea)));
@@ -386,11 +408,16 @@ fn flood_into<T: Topology>(
     // the depressions, from their rims, with none of its work on slopes.
     closed.clear();
     closed.extend(outlet.iter().map(Option::is_some));
-    if shortcuts.falling {
-        falls_to_outlet(topo, heights, closed, stack, rims);
-    } else {
-        rims.clear();
-        rims.extend((0..n).filter(|&i| closed[i]).map(|i| i as u32));
+    match shortcuts.falling {
+        #[cfg(test)]
+        Falling::No => {
+            rims.clear();
+            rims.extend((0..n).filter(|&i| closed[i]).map(|i| i as u32));
+        }
+        Falling::Walk => *falling = falls_to_outlet(topo, heights, closed, stack, rims),
+        Falling::Along { receivers, order } => {
+            *falling = falls_along(topo, heights, receivers, order, closed, stack, rims);
+        }
     }
     // Ordered by level, then by node index: ties are broken the same way everywhere. Every
     // node queued stands higher than the one that queued it, so the queue is monotone.
@@ -447,18 +474,22 @@ fn flood_into<T: Topology>(
 /// Marks in `reached` (the outlets on entry) every node with a path to an outlet along
 /// which the ground strictly falls, and lists in `rims` each of them that had a neighbour
 /// neither reached nor higher when the walk took it from the stack: every reached node
-/// beside one left unreached is among them. `stack` is scratch.
+/// beside one left unreached is among them. `stack` is scratch. Returns how many nodes
+/// `reached` marks.
 fn falls_to_outlet<T: Topology>(
     topo: &T,
     heights: &[f64],
     reached: &mut [bool],
     stack: &mut Vec<u32>,
     rims: &mut Vec<u32>,
-) {
+) -> usize {
     stack.clear();
     stack.extend((0..topo.len()).filter(|&i| reached[i]).map(|i| i as u32));
     rims.clear();
+    // Every reached node is taken from the stack once.
+    let mut count = 0;
     while let Some(c) = stack.pop() {
+        count += 1;
         let c = c as usize;
         let mut rim = false;
         for j in topo.neighbors(c) {
@@ -475,6 +506,58 @@ fn falls_to_outlet<T: Topology>(
             rims.push(c as u32);
         }
     }
+    count
+}
+
+/// [`falls_to_outlet`] given an earlier drainage of the same surface (`receivers`: each
+/// node's neighbour it drained to, or none; `order`: every node after the nodes draining
+/// into it): marks in `reached` (the outlets on entry) the same nodes, and lists in `rims`
+/// each reached node beside one left unreached, once, ascending. `stack` is scratch.
+/// Returns how many nodes `reached` marks.
+fn falls_along<T: Topology>(
+    topo: &T,
+    heights: &[f64],
+    receivers: &[Outlet],
+    order: &[u32],
+    reached: &mut [bool],
+    stack: &mut Vec<u32>,
+    rims: &mut Vec<u32>,
+) -> usize {
+    // Down the earlier receivers from the outlets: a node above a reached receiver falls.
+    for i in order.iter().rev().map(|&i| i as usize) {
+        if let Outlet::Flows(r) = receivers[i] {
+            let r = r.index();
+            if !reached[i] && reached[r] && heights[i] > heights[r] {
+                reached[i] = true;
+            }
+        }
+    }
+    // Any node left that stands above a reached neighbour falls too, and so does the ground
+    // rising from it: every node marked from here on is walked up from, so once the walk
+    // ends no unreached node stands above a reached one.
+    stack.clear();
+    for i in 0..topo.len() {
+        if !reached[i] && topo.neighbors(i).any(|j| reached[j] && heights[j] < heights[i]) {
+            reached[i] = true;
+            stack.push(i as u32);
+        }
+    }
+    while let Some(c) = stack.pop() {
+        let c = c as usize;
+        for j in topo.neighbors(c) {
+            if !reached[j] && heights[j] > heights[c] {
+                reached[j] = true;
+                stack.push(j as u32);
+            }
+        }
+    }
+    rims.clear();
+    for i in (0..topo.len()).filter(|&i| !reached[i]) {
+        rims.extend(topo.neighbors(i).filter(|&j| reached[j]).map(|j| j as u32));
+    }
+    rims.sort_unstable();
+    rims.dedup();
+    reached.iter().filter(|&&r| r).count()
 }
 
 /// The lowest strictly lower neighbour on the routing surface, ties by index.
@@ -843,26 +926,40 @@ impl Router {
         heights: &[f64],
         params: &DrainageParams,
     ) -> &Routing {
-        self.receivers(topo, heights, params);
+        self.receivers(topo, heights, params, &[]);
         let Routing { receivers, order, catchment_m2, .. } = &mut self.routing;
         order_and_catchment_into(topo, receivers, order, catchment_m2, &mut self.order);
         &self.routing
     }
 
     /// The receivers and the fill of [`route`] alone, into this router's memory, for a
-    /// caller that orders the nodes itself: (receivers, fill in metres).
+    /// caller that orders the nodes itself: (receivers, fill in metres). `last_order` is
+    /// that caller's order of this router's last receivers (every node after the nodes
+    /// draining into it), or empty: the flood follows them down first to find the ground
+    /// that still falls.
     ///
     /// # Panics
-    /// If `heights.len() != topo.len()`.
+    /// If `heights.len() != topo.len()`, or if `last_order` names a node `topo` has not.
     pub(crate) fn receivers<T: Topology>(
         &mut self,
         topo: &T,
         heights: &[f64],
         params: &DrainageParams,
+        last_order: &[u32],
     ) -> (&[Outlet], &[f64]) {
         assert_eq!(heights.len(), topo.len(), "one height per node");
         let never = AtomicBool::new(false);
-        if flood_into(topo, heights, params, 0.0, &never, Shortcuts::BOTH, &mut self.flood).is_none() {
+        let last = &self.routing.receivers;
+        // Following them saves steps where most of the ground fell last time (an eroding
+        // planet); where most of it lay in hollows (a rough heightmap), the walk up from the
+        // outlets meets fewer nodes than the ground left in the hollows.
+        let mostly_falling = 3 * self.flood.falling > 2 * topo.len();
+        let falling = match last.len() == topo.len() && !last_order.is_empty() && mostly_falling {
+            true => Falling::Along { receivers: last, order: last_order },
+            false => Falling::Walk,
+        };
+        let shortcuts = Shortcuts { slopes: true, falling };
+        if flood_into(topo, heights, params, 0.0, &never, shortcuts, &mut self.flood).is_none() {
             unreachable!("nothing sets the flag")
         }
         let Routing { receivers, filled_m, .. } = &mut self.routing;
@@ -1065,11 +1162,12 @@ fn strahler(order: &[u32], receivers: &[Outlet], kind: &[NodeKind]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::{
-        flood_into, level_key, lowest_of, lowest_of_ascending, DrainageParams, FloodBuffers, Shortcuts,
+        flood_into, level_key, lowest_of, lowest_of_ascending, route, DrainageParams, Falling, FloodBuffers,
+        Outlet, Shortcuts,
     };
     use crate::ground::grid::Grid;
     use crate::ground::lattice::FibonacciLattice;
-    use crate::ground::topology::Topology;
+    use crate::ground::topology::{NodeId, Topology};
     use crate::math::rng::SplitMix64;
     use std::sync::atomic::AtomicBool;
 
@@ -1092,7 +1190,16 @@ mod tests {
         z
     }
 
-    fn same_flood<T: Topology>(topo: &T, z: &[f64], params: &DrainageParams, ramp_m: f64, case: &str) {
+    /// The flood of `z` with each set of shortcuts, and with the falling nodes found along the
+    /// drainage of another rough surface and along neighbours picked at random (from `seed`).
+    fn same_flood<T: Topology>(
+        topo: &T,
+        z: &[f64],
+        params: &DrainageParams,
+        ramp_m: f64,
+        seed: u64,
+        case: &str,
+    ) {
         let never = AtomicBool::new(false);
         let run = |slopes, falling| {
             let mut flood = FloodBuffers::default();
@@ -1107,11 +1214,36 @@ mod tests {
                 flood.routing.iter().map(|h| h.to_bits()).collect::<Vec<_>>(),
             )
         };
-        let queue = run(false, false);
-        assert!(run(true, false) == queue, "{case}: taking slopes at once changed the flood");
-        let both = run(true, true);
+        let queue = run(false, Falling::No);
+        assert!(run(true, Falling::No) == queue, "{case}: taking slopes at once changed the flood");
+        let both = run(true, Falling::Walk);
+        let earlier = route(topo, &rough(topo, seed + 100, 1.0), params);
+        let along = Falling::Along { receivers: &earlier.receivers, order: &earlier.order };
+        assert!(
+            run(true, along) == both,
+            "{case}: the falling nodes found along a drainage changed the flood"
+        );
+        let mut rng = SplitMix64::new(seed, 5);
+        let picked: Vec<Outlet> = (0..topo.len())
+            .map(|i| {
+                let around: Vec<usize> = topo.neighbors(i).collect();
+                match rng.next_u64() % 4 {
+                    0 => Outlet::Sink,
+                    k => Outlet::Flows(NodeId(around[k as usize % around.len()] as u32)),
+                }
+            })
+            .collect();
+        let index_order: Vec<u32> = (0..topo.len() as u32).collect();
+        let along = Falling::Along { receivers: &picked, order: &index_order };
+        assert!(
+            run(true, along) == both,
+            "{case}: the falling nodes found along random falls changed the flood"
+        );
         if ramp_m == 0.0 {
-            assert!(run(false, true) == queue, "{case}: starting from the falling nodes changed the flood");
+            assert!(
+                run(false, Falling::Walk) == queue,
+                "{case}: starting from the falling nodes changed the flood"
+            );
             assert!(both == queue, "{case}: both shortcuts changed the flood");
             return;
         }
@@ -1162,9 +1294,10 @@ mod tests {
         }
     }
 
-    /// The shortcuts give the queue's flood bit for bit: on grids and on the lattice, with
-    /// continuous heights, with plateaus and exact ties, with the sea or the map edge as the
-    /// outlet, and with a metre ramp.
+    /// The shortcuts give the queue's flood bit for bit, and the falling nodes found along
+    /// any earlier drainage give the walk's: on grids and on the lattice, with continuous
+    /// heights, with plateaus and exact ties, with the sea or the map edge as the outlet,
+    /// and with a metre ramp.
     #[test]
     fn the_shortcuts_flood_like_the_queue() {
         let grid = Grid { width: 61, height: 47, cell_m: 1.0 };
@@ -1177,9 +1310,16 @@ mod tests {
                     (DrainageParams::outlets(None, true), 0.05),
                 ] {
                     let case = format!("seed {seed}, step {step_m} m, ramp {ramp_m} m");
-                    same_flood(&grid, &rough(&grid, seed, step_m), &params, ramp_m, &format!("grid, {case}"));
+                    same_flood(
+                        &grid,
+                        &rough(&grid, seed, step_m),
+                        &params,
+                        ramp_m,
+                        seed,
+                        &format!("grid, {case}"),
+                    );
                     let z = rough(&lattice, seed, step_m);
-                    same_flood(&lattice, &z, &params, ramp_m, &format!("lattice, {case}"));
+                    same_flood(&lattice, &z, &params, ramp_m, seed, &format!("lattice, {case}"));
                 }
             }
         }

@@ -134,7 +134,8 @@ pub(crate) fn stream_power_step<T: Topology>(
         [tectonics.uplift_share.len(), tectonics.held.len()].iter().all(|&len| len == 0 || len == topo.len()),
         "tectonics lists hold one value per node, or none"
     );
-    let (receivers, filled_m) = router.receivers(topo, heights, outlets);
+    // The order still holds the last step's, of the receivers the router holds.
+    let (receivers, filled_m) = router.receivers(topo, heights, outlets, order);
     order_and_catchment_into(topo, receivers, order, incision, scratch);
     let dt = model.dt_yr;
     incision_factors(topo, receivers, model, incision);
