@@ -414,7 +414,13 @@ fn flood_into<T: Topology>(
             rims.clear();
             rims.extend((0..n).filter(|&i| closed[i]).map(|i| i as u32));
         }
-        Falling::Walk => *falling = falls_to_outlet(topo, heights, closed, stack, rims),
+        Falling::Walk => {
+            stack.clear();
+            stack.extend((0..n).filter(|&i| closed[i]).map(|i| i as u32));
+            rims.clear();
+            // Each node reached is taken from the stack once: the count is theirs.
+            *falling = walk_up(topo, heights, closed, stack, rims);
+        }
         Falling::Along { receivers, order } => {
             *falling = falls_along(topo, heights, receivers, order, closed, stack, rims);
         }
@@ -471,22 +477,19 @@ fn flood_into<T: Topology>(
     Some(())
 }
 
-/// Marks in `reached` (the outlets on entry) every node with a path to an outlet along
-/// which the ground strictly falls, and lists in `rims` each of them that had a neighbour
-/// neither reached nor higher when the walk took it from the stack: every reached node
-/// beside one left unreached is among them. `stack` is scratch. Returns how many nodes
-/// `reached` marks.
-fn falls_to_outlet<T: Topology>(
+/// Walks up from the nodes on `stack` (each marked in `reached`): marks every node a
+/// strictly rising path leads to from them, and adds to `rims` each node taken from the
+/// stack that had a neighbour neither reached nor higher then. Returns how many nodes it
+/// took from the stack. With every outlet (and only those) reached and on the stack, it
+/// marks every node with a path to an outlet along which the ground strictly falls, and
+/// every reached node beside one left unreached is among the rims.
+fn walk_up<T: Topology>(
     topo: &T,
     heights: &[f64],
     reached: &mut [bool],
     stack: &mut Vec<u32>,
     rims: &mut Vec<u32>,
 ) -> usize {
-    stack.clear();
-    stack.extend((0..topo.len()).filter(|&i| reached[i]).map(|i| i as u32));
-    rims.clear();
-    // Every reached node is taken from the stack once.
     let mut count = 0;
     while let Some(c) = stack.pop() {
         count += 1;
@@ -509,10 +512,11 @@ fn falls_to_outlet<T: Topology>(
     count
 }
 
-/// [`falls_to_outlet`] given an earlier drainage of the same surface (`receivers`: each
-/// node's neighbour it drained to, or none; `order`: every node after the nodes draining
-/// into it): marks in `reached` (the outlets on entry) the same nodes, and lists in `rims`
-/// each reached node beside one left unreached, once, ascending. `stack` is scratch.
+/// The nodes a [`walk_up`] from the outlets marks, found with an earlier drainage of the
+/// same surface (`receivers`: each node's neighbour it drained to, or none; `order`: every
+/// node after the nodes draining into it): marks them in `reached` (the outlets on entry)
+/// and lists in `rims`, once each and ascending, every reached node beside one left
+/// unreached (and some whose unreached neighbours were reached later). `stack` is scratch.
 /// Returns how many nodes `reached` marks.
 fn falls_along<T: Topology>(
     topo: &T,
@@ -534,27 +538,26 @@ fn falls_along<T: Topology>(
     }
     // Any node left that stands above a reached neighbour falls too, and so does the ground
     // rising from it: every node marked from here on is walked up from, so once the walk
-    // ends no unreached node stands above a reached one.
+    // ends no unreached node stands above a reached one. A node left unreached lists its
+    // reached neighbours as rims; those reached later are listed as the walk's are.
     stack.clear();
-    for i in 0..topo.len() {
-        if !reached[i] && topo.neighbors(i).any(|j| reached[j] && heights[j] < heights[i]) {
-            reached[i] = true;
-            stack.push(i as u32);
-        }
-    }
-    while let Some(c) = stack.pop() {
-        let c = c as usize;
-        for j in topo.neighbors(c) {
-            if !reached[j] && heights[j] > heights[c] {
-                reached[j] = true;
-                stack.push(j as u32);
-            }
-        }
-    }
     rims.clear();
-    for i in (0..topo.len()).filter(|&i| !reached[i]) {
-        rims.extend(topo.neighbors(i).filter(|&j| reached[j]).map(|j| j as u32));
+    for i in 0..topo.len() {
+        if reached[i] {
+            continue;
+        }
+        let listed = rims.len();
+        for j in topo.neighbors(i).filter(|&j| reached[j]) {
+            if heights[j] < heights[i] {
+                rims.truncate(listed);
+                reached[i] = true;
+                stack.push(i as u32);
+                break;
+            }
+            rims.push(j as u32);
+        }
     }
+    walk_up(topo, heights, reached, stack, rims);
     rims.sort_unstable();
     rims.dedup();
     reached.iter().filter(|&&r| r).count()
@@ -953,7 +956,7 @@ impl Router {
         // Following them saves steps where most of the ground fell last time (an eroding
         // planet); where most of it lay in hollows (a rough heightmap), the walk up from the
         // outlets meets fewer nodes than the ground left in the hollows.
-        let mostly_falling = 3 * self.flood.falling > 2 * topo.len();
+        let mostly_falling = 2 * self.flood.falling > topo.len();
         let falling = match last.len() == topo.len() && !last_order.is_empty() && mostly_falling {
             true => Falling::Along { receivers: last, order: last_order },
             false => Falling::Walk,
@@ -1253,7 +1256,8 @@ mod tests {
         // drains strictly down.
         let routing: Vec<f64> = both.2.iter().map(|&b| f64::from_bits(b)).collect();
         let mut falling: Vec<bool> = both.0.iter().map(Option::is_some).collect();
-        super::falls_to_outlet(topo, z, &mut falling, &mut Vec::new(), &mut Vec::new());
+        let mut outlets: Vec<u32> = (0..topo.len()).filter(|&i| falling[i]).map(|i| i as u32).collect();
+        super::walk_up(topo, z, &mut falling, &mut outlets, &mut Vec::new());
         for i in 0..topo.len() {
             if falling[i] {
                 assert_eq!(routing[i], z[i], "{case}: falling node {i} was ramped");
