@@ -16,7 +16,9 @@ use watershed::{
 pub enum Stage {
     /// Full ground height evaluations per second per core.
     Height,
-    /// The whole sphere solve: lattice, graph, heights, flood, receivers, accumulation, rivers.
+    /// The whole sphere solve: lattice, graph, heights, flood, receivers, accumulation, rivers;
+    /// the world build with carve and water table, and on an eroding world the same build
+    /// with erosion off.
     Drainage,
     /// D8 drainage of a square heightmap cut from the world's ground.
     Grid,
@@ -24,8 +26,9 @@ pub enum Stage {
     Carve,
     /// Water level queries per second (batch, all threads), near rivers and anywhere.
     Water,
-    /// Every figure of the speed table in one run: height, drainage on the world and on a
-    /// million nodes, the grid, the carve and the water (not erosion).
+    /// Every figure of the speed table in one run: height, drainage on the world (with and
+    /// without its erosion) and on a million nodes, the grid, the carve and the water (erosion's
+    /// own figures are `bench erosion`'s).
     All,
     /// The whole heightmap pipeline (no erosion) on a `--grid` square of one-metre cells cut
     /// from the world's worked ground at the reference region: every stage, the maps for
@@ -67,7 +70,8 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), Stri
             let mut settings = world.clone();
             settings.lattice_nodes = sizes.samples.unwrap_or(world.lattice_nodes).max(16);
             fits(&settings)?;
-            drainage(&settings, runs);
+            let built_ms = drainage(&settings, runs);
+            without_erosion(&settings, runs, built_ms);
         }
         Stage::Grid => {
             let edge = sizes.grid.max(2);
@@ -95,7 +99,8 @@ pub fn run(stage: Stage, world: &WorldSettings, sizes: Sizes) -> Result<(), Stri
             let edge = sizes.grid.max(2);
             watershed::check_grid_memory(edge, edge, sizes.available_bytes).map_err(|e| e.to_string())?;
             height(world, sizes.samples.unwrap_or(200_000).max(1), runs);
-            drainage(world, runs);
+            let built_ms = drainage(world, runs);
+            without_erosion(world, runs, built_ms);
             drainage(&million, runs.min(3));
             grid(world, edge, runs.min(3));
             carve(world, runs);
@@ -297,8 +302,9 @@ fn status_bytes(field: &str) -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-/// The whole solve of `settings` (its `lattice_nodes` set by `--samples`), `runs` times.
-fn drainage(settings: &WorldSettings, runs: usize) {
+/// The whole solve of `settings` (its `lattice_nodes` set by `--samples`), `runs` times;
+/// returns the world build's median, ms.
+fn drainage(settings: &WorldSettings, runs: usize) -> f64 {
     let before = peak_rss_bytes();
     let mut totals = Vec::new();
     let mut solves = Vec::new();
@@ -355,7 +361,8 @@ fn drainage(settings: &WorldSettings, runs: usize) {
         median(solves)
     );
     println!("drainage  the ground's working (erosion, sediment, field): {:.1} ms", median(work));
-    println!("drainage  world build with carve and water table: {:.1} ms", median(totals));
+    let built_ms = median(totals);
+    println!("drainage  world build with carve and water table: {built_ms:.1} ms");
     let parts: Vec<String> = stages.into_iter().map(|(name, v)| format!("{name} {:.1}", median(v))).collect();
     println!("drainage  stages (ms): {}", parts.join(", "));
     println!(
@@ -379,6 +386,21 @@ fn drainage(settings: &WorldSettings, runs: usize) {
             s.sea, s.land, s.lake, s.river, s.lakes, s.mouths, s.uphill, s.no_path, s.underwater_rivers
         );
     }
+    built_ms
+}
+
+/// When `settings` erode: the same world built `runs` times with erosion off, and what
+/// erosion adds to the whole build (`eroding_ms`, its median with erosion), ms.
+fn without_erosion(settings: &WorldSettings, runs: usize, eroding_ms: f64) {
+    if !settings.erosion {
+        return;
+    }
+    let still = WorldSettings { erosion: false, ..settings.clone() };
+    let still_ms = median((0..runs).map(|_| timed(|| drop(black_box(World::build(&still))))).collect());
+    println!(
+        "drainage  world build with erosion off: {still_ms:.1} ms (erosion adds {:.1} ms to the build, carve and water included)",
+        eroding_ms - still_ms
+    );
 }
 
 /// Times the drainage of an `edge`² cut of the world's ground; returns the heightmap.

@@ -39,6 +39,22 @@ fn unknown_world_is_one_line_and_a_failure() {
     );
 }
 
+#[test]
+fn bench_drainage_times_an_eroding_world_also_with_erosion_off() {
+    let bench = |world: &str| {
+        let out = watershed(&["bench", "drainage", "--world", world, "--samples", "2000", "--runs", "1"]);
+        assert!(out.status.success(), "{world}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let eroding = bench("pebble");
+    assert!(eroding.contains("world build with carve and water table: "), "{eroding}");
+    assert!(eroding.contains("world build with erosion off: "), "{eroding}");
+    assert!(eroding.contains("erosion adds "), "{eroding}");
+    let still = bench("dry_moon");
+    assert!(still.contains("world build with carve and water table: "), "{still}");
+    assert!(!still.contains("erosion off"), "{still}");
+}
+
 fn write_dem(path: &Path, shape: &[usize], values: &[f64]) {
     std::fs::write(path, write_npy(shape, values)).expect("write dem");
 }
