@@ -13,7 +13,9 @@
 //! A query walks the neighbour graph out from the nearest node to find the nodes in its
 //! support. Each thread keeps its last walk: the next query from the same node that finds
 //! every node the walk met on the same side of the support's edge would walk the same way,
-//! so it reads those nodes again without walking.
+//! so it reads those nodes again without walking. Where nothing changed near a node (only
+//! sediment worked the ground, and far from here), a query close to it finds only zeros in
+//! its support and reads zero without walking.
 
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
@@ -25,6 +27,10 @@ use std::sync::Arc;
 
 /// Support radius of a node's weight, in mean node spacings.
 const SUPPORT_SPACINGS: f64 = 1.6;
+
+/// How far from a quiet node a query may stand and still read zero without walking, in mean
+/// node spacings: beyond the farthest a point's nearest node can be.
+const QUIET_SPACINGS: f64 = 1.0;
 
 /// Nodes a query looks at, at most (the support holds about ten): one bit each of a `u64`.
 const MAX_CANDIDATES: usize = 64;
@@ -49,6 +55,11 @@ pub struct ErodedField {
     /// Tells this field's walks from other fields' in a thread's [`LastWalk`] (a clone
     /// holds the same changes and keeps it).
     id: u64,
+    /// Per node, whether no changed node (a change or a gradient not zero) stands within the
+    /// support plus [`QUIET_SPACINGS`] of it; empty when every node changed.
+    quiet: Vec<bool>,
+    /// The squared chord within which a query from a quiet node reads zero.
+    quiet_squared: f64,
 }
 
 /// A node's change and its gradient, in one cache line.
@@ -70,13 +81,24 @@ impl ErodedField {
     pub fn new(lattice: Arc<FibonacciLattice>, natural_share: f64, delta_m: Vec<f64>) -> Self {
         assert_eq!(delta_m.len(), lattice.len(), "one change per node");
         let support = SUPPORT_SPACINGS * lattice.spacing();
-        let nodes = (0..lattice.len())
+        let nodes: Vec<NodeChange> = (0..lattice.len())
             .into_par_iter()
             .map(|i| NodeChange { delta_m: delta_m[i], gradient: tangent_gradient(&lattice, &delta_m, i) })
             .collect();
         let inside_squared = largest_square_below(support);
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        ErodedField { lattice, natural_share, nodes, support, inside_squared, id }
+        let margin = QUIET_SPACINGS * lattice.spacing();
+        let quiet = quiet_nodes(&lattice, &nodes, support + margin);
+        ErodedField {
+            lattice,
+            natural_share,
+            nodes,
+            support,
+            inside_squared,
+            id,
+            quiet,
+            quiet_squared: margin * margin,
+        }
     }
 
     /// The lattice the changes are stored on.
@@ -96,6 +118,13 @@ impl ErodedField {
 
     /// [`ErodedField::at`] with the lattice's nearest node to `p` already found (`start`).
     pub(crate) fn at_from(&self, p: DVec3, start: usize) -> f64 {
+        // Every node in the support is within the support plus the margin of a quiet start,
+        // so unchanged: the walk would weigh only zeros and read zero.
+        if self.quiet.get(start).copied().unwrap_or(false)
+            && (p - self.lattice.positions()[start]).length_squared() <= self.quiet_squared
+        {
+            return 0.0;
+        }
         LAST_WALK.with_borrow_mut(|last| {
             if last.field == self.id && last.start == start {
                 if let Some(change) = self.replay(last, p) {
@@ -170,6 +199,44 @@ impl ErodedField {
         }
         sum / weights
     }
+}
+
+/// Per node of `lattice`, whether no node whose change or gradient is not zero stands within
+/// the chord `reach` of it (a little more, for rounding); empty when every node changed.
+/// Only a change of +0 counts as none: it is what an untouched node holds, and a walk over
+/// such nodes reads +0 whatever the signs of their gradients' zeros.
+fn quiet_nodes(lattice: &FibonacciLattice, nodes: &[NodeChange], reach: f64) -> Vec<bool> {
+    let changed: Vec<usize> = (0..nodes.len())
+        .filter(|&i| nodes[i].delta_m.to_bits() != 0 || nodes[i].gradient != DVec3::ZERO)
+        .collect();
+    if changed.len() == nodes.len() {
+        return Vec::new();
+    }
+    let positions = lattice.positions();
+    let reach_squared = (reach * (1.0 + 1e-9)).powi(2);
+    let mut quiet = vec![true; nodes.len()];
+    // Out from each changed node over the neighbour graph through the nodes within reach:
+    // every node within reach has a neighbour nearer to the changed one (as for a query's
+    // walk), so this meets them all.
+    let mut met_from = vec![usize::MAX; nodes.len()];
+    let mut stack = Vec::new();
+    for &centre in &changed {
+        met_from[centre] = centre;
+        stack.push(centre);
+        while let Some(i) = stack.pop() {
+            quiet[i] = false;
+            for &j in lattice.neighbor_slice(i) {
+                let j = j as usize;
+                if met_from[j] != centre
+                    && (positions[j] - positions[centre]).length_squared() <= reach_squared
+                {
+                    met_from[j] = centre;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    quiet
 }
 
 /// The largest square whose root (as rounded) is below `r`, a positive finite number.
@@ -383,6 +450,48 @@ mod tests {
                 assert_eq!(field.at(p).to_bits(), walked.to_bits(), "step {k}");
                 assert_eq!(field.at(p).to_bits(), walked.to_bits(), "step {k}, replayed");
             }
+        }
+    }
+
+    /// A field changed only in a patch (as sediment leaves one): quiet nodes have no changed
+    /// node within reach (every node checked), a field changed everywhere has none, and
+    /// queries anywhere, on nodes, near the patch and far from it, give a fresh walk's bits.
+    #[test]
+    fn quiet_nodes_read_a_walks_bits() {
+        let lattice = Arc::new(FibonacciLattice::new(3000, 1000.0));
+        let positions = lattice.positions();
+        let patch = sphere::unit(DVec3::new(0.2, -0.4, 0.9));
+        let mut rng = SplitMix64::new(9, 0);
+        let delta: Vec<f64> = positions
+            .iter()
+            .map(|&x| if x.distance(patch) < 0.3 { rng.range(-5.0, 5.0) } else { 0.0 })
+            .collect();
+        let field = ErodedField::new(Arc::clone(&lattice), 1.0, delta);
+        assert!(rough_field(3000, 5).quiet.is_empty(), "a field changed everywhere has no quiet node");
+        let reach = field.support + QUIET_SPACINGS * lattice.spacing();
+        let changed: Vec<DVec3> = (0..lattice.len())
+            .filter(|&i| field.nodes[i].delta_m != 0.0 || field.nodes[i].gradient != DVec3::ZERO)
+            .map(|i| positions[i])
+            .collect();
+        let quiet = field.quiet.iter().filter(|&&q| q).count();
+        assert!(
+            quiet > 1000 && quiet + changed.len() < lattice.len(),
+            "{quiet} quiet, {} changed",
+            changed.len()
+        );
+        for (i, &q) in field.quiet.iter().enumerate() {
+            let near = changed.iter().any(|c| c.distance(positions[i]) <= reach);
+            assert_eq!(q, !near, "node {i}");
+        }
+        let mut fresh = NO_WALK;
+        let towards_patch =
+            (0..4000).map(|k| sphere::unit(patch + DVec3::new(1.0, 0.3, -0.2) * (k as f64 / 2000.0)));
+        let nodes = positions.iter().step_by(7).copied();
+        let anywhere = (0..4000).map(|_| random_direction(&mut rng));
+        for p in towards_patch.chain(nodes).chain(anywhere) {
+            let start = lattice.nearest_node(p).index();
+            let walked = field.walk(p, start, &mut fresh);
+            assert_eq!(field.at(p).to_bits(), walked.to_bits(), "at {p}");
         }
     }
 
