@@ -5,8 +5,9 @@
 #                                     runs, probes and debug exports
 #   scripts/build-addon.sh --release  release build (…/libwatershed_godot.so): release exports
 #   scripts/build-addon.sh --editor   editor build  (…/libwatershed_godot.editor.so): the Godot
-#                                     editor, with the class reference (gdext register-docs);
-#                                     built in target/editor so the other builds stay warm
+#                                     editor, optimised like the release build and with the
+#                                     class reference (gdext register-docs); built in
+#                                     target/editor so the other builds stay warm
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=debug
@@ -16,7 +17,7 @@ target_dir=target
 case "${1:-}" in
   "") ;;
   --release) profile=release; flag=(--release); suffix= ;;
-  --editor) flag=(--features editor); suffix=.editor; target_dir=target/editor ;;
+  --editor) profile=release; flag=(--release --features editor); suffix=.editor; target_dir=target/editor ;;
   *) echo "usage: scripts/build-addon.sh [--release | --editor]" >&2; exit 2 ;;
 esac
 CARGO_TARGET_DIR=$target_dir cargo build -p watershed-godot "${flag[@]}"
