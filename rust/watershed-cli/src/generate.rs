@@ -5,7 +5,7 @@ use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 use watershed::{
-    render_biome_map, render_globe, render_map, GlobeView, Image, Life, World, WorldSettings, BIOMES,
+    render_biome_map, render_globe, render_map, Figures, GlobeView, Image, Life, World, WorldSettings, BIOMES,
 };
 
 /// Picture sizes in pixels.
@@ -77,6 +77,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "sea_level_m": world.sea.then_some(world.sea_level_m),
         "heights_m": stats(&heights),
         "land_fraction": land_fraction(world, &heights),
+        "figures": Figures::of(&solved, &life),
         "drainage": drainage_report(&solved),
         "ground": ground_report(&solved),
         "carve": carve_report(&solved),

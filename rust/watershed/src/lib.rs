@@ -84,6 +84,7 @@ pub use checks::budget::{
 pub use checks::digest::{
     digest_directions, digest_f64, scatter_digest_chunks, world_digests, WorldDigests, DIGEST_SAMPLES,
 };
+pub use checks::figures::{Figures, LatLonDeg};
 pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
 pub use drainage::grid::{drain_grid, drain_grid_handing_over, GridOptions};
 pub use drainage::{
@@ -108,12 +109,15 @@ pub use life::biome::{
     altitude, beach_band_m, biome_at, conditions_at, node_slope_deg, Biome, Biomes, Conditions, BIOMES,
 };
 pub use life::climate::{temperature_c, upwind, Climate};
+pub use life::places::{down_the_river, Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, DOWNSTREAM_M};
 pub use life::scatter::{density, Instance, Scatter, ScatterKind, ScatterRules};
 pub use life::sites::{footprint_slope_deg, in_sight, Site, SiteRules, Sites, Spawn};
 pub use life::Life;
 pub use math::cube::{select_chunks, ChunkKey};
 pub use math::rng::SplitMix64;
-pub use math::sphere::{checked_unit, direction, fibonacci, lat_lon_rad, random_directions, unit};
+pub use math::sphere::{
+    checked_unit, direction, fibonacci, lat_lon_rad, random_directions, ray_sphere, unit,
+};
 pub use output::grid_maps::{
     control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, BANK_CUT_M, FOAM_FALL,
     FOAM_SPEED_M_S, HTERRAIN_SIDES, ROCK_SLOPE_DEG, SHORE_FOAM,
@@ -124,9 +128,10 @@ pub use output::mesh::{MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
     read_array2, read_array2_from, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };
+pub use output::overlay::Overlay;
 pub use output::render::{
-    render_accumulation, render_biome_map, render_globe, render_ground_map, render_map, render_relief,
-    GlobeView, Image, Progress,
+    map_direction, map_fractions, render_accumulation, render_biome_map, render_globe, render_ground_map,
+    render_map, render_relief, GlobeView, Image, Progress,
 };
 pub use output::section::{render_grid_profile, render_section};
 pub use output::stream::{reaches_within, ReachStreamer, StreamUpdate};

@@ -13,6 +13,7 @@ use crate::ground::grid::Grid;
 use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
 use crate::math::geometry::{bell, csr, segment_projection, smoothstep, Rows};
+use crate::math::sphere;
 use crate::settings::WorldSettings;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -95,6 +96,12 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// The unit direction a fraction `t` of the way from its start to its end (0 the start,
+    /// 1 the end), along the chord between them.
+    pub fn point_at(&self, t: f64) -> DVec3 {
+        sphere::unit(self.start + (self.end - self.start) * t)
+    }
+
     /// Bed level at the upstream end, metres above the datum.
     pub fn bed_start_m(&self) -> f64 {
         self.beds[0]

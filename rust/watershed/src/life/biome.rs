@@ -236,20 +236,27 @@ impl Biomes {
         Biomes { node, slope_deg }
     }
 
-    /// The node of `biome` nearest `dir` (ties: the lower index) on which a walker stands:
-    /// dry, its slope across a 3 m footprint under `max_slope_deg`; `None` when no node of
-    /// that biome is.
-    pub fn nearest(&self, world: &World, biome: Biome, dir: DVec3, max_slope_deg: f64) -> Option<usize> {
+    /// The node of `biome` nearest `dir` (ties: the lower index) on which a walker stands in
+    /// that biome: dry, its slope across a 3 m footprint under `max_slope_deg`, and
+    /// [`biome_at`] under `climate` there agreeing; `None` when no node of that biome is.
+    pub fn nearest(
+        &self,
+        world: &World,
+        climate: &Climate,
+        biome: Biome,
+        dir: DVec3,
+        max_slope_deg: f64,
+    ) -> Option<usize> {
         let positions = world.lattice.positions();
         let mut of_biome: Vec<(f64, usize)> = (0..self.node.len())
             .filter(|&i| self.node[i] == Some(biome) && self.slope_deg[i] < 2.0 * max_slope_deg)
             .map(|i| ((positions[i] - dir).length_squared(), i))
             .collect();
         of_biome.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        of_biome
-            .into_iter()
-            .map(|(_, i)| i)
-            .find(|&i| footprint_slope_deg(world, positions[i], 3.0).is_some_and(|s| s < max_slope_deg))
+        of_biome.into_iter().map(|(_, i)| i).find(|&i| {
+            footprint_slope_deg(world, positions[i], 3.0).is_some_and(|s| s < max_slope_deg)
+                && biome_at(world, climate, positions[i]) == Some(biome)
+        })
     }
 
     /// The share of the dry nodes each biome covers, in [`BIOMES`] order (all zero when
@@ -349,13 +356,15 @@ mod tests {
         let total: f64 = biomes.fractions().iter().sum();
         for biome in BIOMES {
             assert_eq!(Biome::from_name(biome.name()), Some(biome));
-            if let Some(i) = biomes.nearest(&world, biome, world.lattice.positions()[0], 25.0) {
+            if let Some(i) = biomes.nearest(&world, &climate, biome, world.lattice.positions()[0], 25.0) {
                 assert_eq!(biomes.node[i], Some(biome));
                 let p = world.lattice.positions()[i];
                 assert!(footprint_slope_deg(&world, p, 3.0).is_some_and(|s| s < 25.0));
             }
         }
-        assert!(biomes.nearest(&world, Biome::Forest, world.lattice.positions()[0], 25.0).is_some());
+        assert!(biomes
+            .nearest(&world, &climate, Biome::Forest, world.lattice.positions()[0], 25.0)
+            .is_some());
         assert_eq!(Biome::from_name("jungle"), None);
         assert!((total - 1.0).abs() < 1e-12, "{total}");
     }

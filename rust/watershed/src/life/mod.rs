@@ -1,9 +1,10 @@
 //! Life on a solved planet: its climate, biomes, sites (the village, hamlets, the mill and
-//! the spawn) and scatter (trees and rocks), read from the ground and the water and never
-//! written back.
+//! the spawn), the named places around them and scatter (trees and rocks), read from the
+//! ground and the water and never written back.
 
 pub mod biome;
 pub mod climate;
+pub mod places;
 pub mod scatter;
 pub mod sites;
 mod walk;

@@ -40,6 +40,20 @@ pub fn east_north(up: DVec3) -> (DVec3, DVec3) {
     (east, up.cross(east))
 }
 
+/// Where the ray from `origin` along `ray` first meets the sphere of `radius` about the
+/// origin (from inside, where it leaves it); `None` when it misses, points away, or `ray`
+/// has no direction.
+pub fn ray_sphere(origin: DVec3, ray: DVec3, radius: f64) -> Option<DVec3> {
+    let ray = checked_unit(ray)?;
+    let b = origin.dot(ray);
+    let disc = b * b - (origin.length_squared() - radius * radius);
+    if disc < 0.0 {
+        return None;
+    }
+    let root = disc.sqrt();
+    [-b - root, -b + root].into_iter().find(|&t| t >= 0.0).map(|t| origin + ray * t)
+}
+
 /// `dir` scaled to unit length, or `None` for a zero, NaN or infinite vector (one that has
 /// no direction). Callers facing user input use this instead of [`unit()`]'s fallback.
 pub fn checked_unit(dir: DVec3) -> Option<DVec3> {

@@ -1,12 +1,14 @@
 //! Stage 6, output: what the world is turned into for eyes and engines — colour rules
 //! (`look`), terrain and water meshes (`mesh`), voxel blocks (`voxel`), pictures (`render`,
-//! `section`), reach streaming (`stream`) and `.npy` files (`npy`).
+//! `section`), lines over the rivers and lakes for an editor (`overlay`), reach streaming
+//! (`stream`) and `.npy` files (`npy`).
 
 pub mod grid_maps;
 pub mod grid_mesh;
 pub mod look;
 pub mod mesh;
 pub mod npy;
+pub mod overlay;
 pub mod render;
 pub mod section;
 pub mod stream;

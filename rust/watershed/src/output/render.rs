@@ -71,6 +71,26 @@ pub fn render_ground_map(world: &World, climate: &Climate, width: usize, progres
     })
 }
 
+/// The unit direction under a point of an equirectangular map ([`render_map`] and its kin),
+/// given as fractions of the map's width and height from its top-left corner (`u`, `v` in
+/// 0..=1, clamped; NaN reads as 0): longitude −180° at `u = 0`, north at `v = 0`.
+pub fn map_direction(u: f64, v: f64) -> DVec3 {
+    let fraction = |t: f64| if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+    let lon = -std::f64::consts::PI + fraction(u) * std::f64::consts::TAU;
+    let lat = std::f64::consts::FRAC_PI_2 - fraction(v) * std::f64::consts::PI;
+    sphere::direction_rad(lat, lon)
+}
+
+/// Where direction `dir` lies on an equirectangular map, as fractions `(u, v)` of its width
+/// and height from the top-left corner: the inverse of [`map_direction`].
+pub fn map_fractions(dir: DVec3) -> (f64, f64) {
+    let (lat, lon) = sphere::lat_lon_rad(dir);
+    (
+        (lon + std::f64::consts::PI) / std::f64::consts::TAU,
+        (std::f64::consts::FRAC_PI_2 - lat) / std::f64::consts::PI,
+    )
+}
+
 /// An equirectangular picture `width` × `width / 2` pixels, each pixel's colour from
 /// `colour(direction, ground height, gradient, latitude, shade)` (shade 1: flat ground in
 /// full light), with the rivers and markers painted over it.

@@ -3,7 +3,7 @@
 
 use crate::cancel;
 use crate::carve::terrain::Terrain;
-use crate::carve::Reach;
+use crate::carve::{Reach, ReachId};
 use crate::drainage::Stopwatch;
 use crate::ground::surface::PlanetSurface;
 use crate::math::batch::map_nearby_together;
@@ -181,14 +181,20 @@ impl World {
         best.map(|(_, id, along)| (id, along))
     }
 
-    /// Where a mill stands: the middle of the reach with the largest catchment (ties by the
-    /// lower id) whose middle holds river water, not the sea or a lake; a unit direction,
-    /// `None` on a world without such a reach.
+    /// Where a mill stands: the middle of [`World::mill_reach`], a unit direction; `None` on
+    /// a world without such a reach.
     pub fn mill_site(&self) -> Option<DVec3> {
+        self.mill_reach().map(|id| middle(&self.carve.reaches[id.0 as usize]))
+    }
+
+    /// The reach a mill stands on: the one with the largest catchment (ties by the lower id)
+    /// whose middle holds river water, not the sea or a lake; `None` on a world without one.
+    pub fn mill_reach(&self) -> Option<ReachId> {
         let reaches = &self.carve.reaches;
         let mut ids: Vec<usize> = (0..reaches.len()).collect();
         ids.sort_by(|&a, &b| reaches[b].catchment_m2.total_cmp(&reaches[a].catchment_m2).then(a.cmp(&b)));
-        ids.into_iter().map(|id| sphere::unit(reaches[id].start + reaches[id].end)).find(|&site| {
+        ids.into_iter().map(|id| ReachId(id as u32)).find(|id| {
+            let site = middle(&reaches[id.0 as usize]);
             self.water_at(site).is_some_and(|w| w.body == Body::River) && self.reach_flow_at(site).is_some()
         })
     }
@@ -213,4 +219,9 @@ impl World {
             Some(surface - height)
         })
     }
+}
+
+/// The unit direction halfway along `reach`'s chord: where a mill stands on it.
+fn middle(reach: &Reach) -> DVec3 {
+    sphere::unit(reach.start + reach.end)
 }

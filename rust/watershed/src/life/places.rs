@@ -1,0 +1,117 @@
+//! Named places on a solved world, around the village the siting pass chose so they show
+//! one country: what a game teleports a player to and where it sets down a mill, a boat and
+//! a crate (the demo's place picker and the editor's preview both read this list).
+
+use crate::carve::ReachEnd;
+use crate::drainage::NodeKind;
+use crate::life::biome::Biome;
+use crate::life::Life;
+use crate::math::sphere;
+use crate::water::world::World;
+use glam::DVec3;
+
+/// How far down the river from the mill a swimmer watches it turn, metres.
+pub const DOWNSTREAM_M: f64 = 12.0;
+/// How far down the largest river the boat is launched, metres.
+pub const BOAT_LAUNCH_M: f64 = 40.0;
+/// How far down the largest river the "boat" place is, metres: a little above the launch,
+/// so the boat drifts away from a swimmer there.
+pub const BOAT_PLACE_M: f64 = 32.0;
+/// The open-sea place is sea at least this deep under the sea level, metres.
+pub const OPEN_SEA_DEPTH_M: f64 = 30.0;
+/// The steepest ground a walker is put on at a biome's place, degrees.
+pub const BIOME_SLOPE_DEG: f64 = 25.0;
+/// The biomes with a place of their own, found nearest the village.
+pub const BIOME_PLACES: [Biome; 2] = [Biome::Forest, Biome::Snow];
+
+/// The named places of one world, each a unit direction from the planet's centre.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Places {
+    /// `(name, direction)` in a fixed order: `spawn` always, then `village`, `mill`,
+    /// `downstream`, `boat`, `sea`, `lake`, `mouth`, `forest`, `snow` where the world has them.
+    pub named: Vec<(&'static str, DVec3)>,
+    /// Where a boat is let go on the largest river, `BOAT_LAUNCH_M` below its mill site
+    /// ([`World::mill_site`]); `None` without a river to launch on.
+    pub boat_launch: Option<DVec3>,
+}
+
+impl Places {
+    /// The places of `world` and its `life`: the spawn (north where there is none), the
+    /// village, its mill (on the largest river when none beside the village turns a wheel)
+    /// and the river `DOWNSTREAM_M` below it, the boat's place `BOAT_PLACE_M` down the
+    /// largest river, the
+    /// nearest open sea (`OPEN_SEA_DEPTH_M` deep), lake node and river mouth, and the
+    /// nearest walkable node of each of `BIOME_PLACES`, "nearest" meaning to the village
+    /// (to the spawn without one; ties go to the lower index).
+    pub fn of(world: &World, life: &Life) -> Self {
+        let sites = &life.sites;
+        let spawn = sites.spawn.map_or(DVec3::Y, |s| s.dir);
+        let mut named = vec![("spawn", spawn)];
+        let centre = sites.village.map_or(spawn, |v| v.dir);
+        if let Some(village) = sites.village {
+            named.push(("village", village.dir));
+        }
+        let largest = world.mill_reach().map(|r| r.0 as usize);
+        let mill = sites.mill.or_else(|| Some((world.mill_site()?, largest?)));
+        if let Some((dir, reach)) = mill {
+            named.push(("mill", dir));
+            named.push(("downstream", down_the_river(world, reach, DOWNSTREAM_M)));
+        }
+        let boat_launch = largest.map(|reach| down_the_river(world, reach, BOAT_LAUNCH_M));
+        named.extend(largest.map(|reach| ("boat", down_the_river(world, reach, BOAT_PLACE_M))));
+        let open_sea = world.settings.sea_level_m - OPEN_SEA_DEPTH_M;
+        let kind = &world.drainage.kind;
+        let sea = nearest(world, centre, |i| kind[i] == NodeKind::Sea && world.heights[i] < open_sea);
+        named.extend(sea.map(|dir| ("sea", dir)));
+        named.extend(nearest(world, centre, |i| kind[i] == NodeKind::Lake).map(|dir| ("lake", dir)));
+        let mouths = world.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea);
+        let mouth = mouths.map(|r| sphere::unit(r.start)).fold(None, |best: Option<DVec3>, m| match best {
+            Some(b) if b.dot(centre) >= m.dot(centre) => Some(b),
+            _ => Some(m),
+        });
+        named.extend(mouth.map(|dir| ("mouth", dir)));
+        for biome in BIOME_PLACES {
+            let found = life.biomes.nearest(world, &life.climate, biome, centre, BIOME_SLOPE_DEG);
+            named.extend(found.map(|i| (biome.name(), world.lattice.positions()[i])));
+        }
+        Places { named, boat_launch }
+    }
+
+    /// The direction of the place called `name`, if the world has it.
+    pub fn get(&self, name: &str) -> Option<DVec3> {
+        self.named.iter().find(|(n, _)| *n == name).map(|&(_, dir)| dir)
+    }
+}
+
+/// The unit direction `distance_m` metres down the river from the middle of reach `reach`
+/// (its mill site): along its centre line and on into the reaches below it, stopping where
+/// the river ends in a lake or the sea.
+pub fn down_the_river(world: &World, reach: usize, distance_m: f64) -> DVec3 {
+    let reaches = &world.carve.reaches;
+    let (mut k, mut t, mut left) = (reach, 0.5, distance_m.max(0.0));
+    loop {
+        let r = &reaches[k];
+        let ahead = (1.0 - t) * r.length_m;
+        if left <= ahead {
+            return r.point_at(t + left / r.length_m.max(f64::MIN_POSITIVE));
+        }
+        match world.carve.reach_from(r.to.index()).filter(|_| r.ends_in == ReachEnd::River) {
+            Some(next) => (k, t, left) = (next.0 as usize, 0.0, left - ahead),
+            None => return sphere::unit(r.end),
+        }
+    }
+}
+
+/// The lattice node nearest `centre` (largest dot product, ties to the lower index) for which
+/// `wanted` holds, as a direction.
+fn nearest(world: &World, centre: DVec3, wanted: impl Fn(usize) -> bool) -> Option<DVec3> {
+    let positions = world.lattice.positions();
+    let mut best: Option<(f64, usize)> = None;
+    for i in (0..positions.len()).filter(|&i| wanted(i)) {
+        let closeness = positions[i].dot(centre);
+        if best.is_none_or(|(c, _)| closeness > c) {
+            best = Some((closeness, i));
+        }
+    }
+    best.map(|(_, i)| positions[i])
+}
