@@ -1,19 +1,14 @@
+@tool
 extends Node3D
 ## The demo: the planet, its sea, a walker, the village with its mill, a crate and a boat
 ## (WaterBody3D), a world picker and named places to teleport to. Everything below reads
-## the add-on's nodes.
+## the add-on's nodes. In the editor the planet solves as the scene opens and the same
+## places are set out as soon as it has (the village's houses, the mill, the crate, the
+## boat and the walker at the spawn), so the scene shows the country a player lands in.
 
 const DEPTH_MAP_WIDTH := 1024
 ## Named places that stand in water; the walker lands on dry ground at every other one.
 const WET_PLACES: Array[String] = ["sea", "lake", "mill", "downstream", "mouth", "boat"]
-## The steepest ground a walker is put on at a biome's place, degrees.
-const MAX_SLOPE_DEG := 25.0
-## How far down the river from the mill a swimmer watches it turn, metres.
-const DOWNSTREAM_M := 12.0
-## How far down the largest river (WaterTable.mill_site) the boat is launched, and how far
-## above the launch the "boat" place is (the boat drifts away from a swimmer there), metres.
-const BOAT_LAUNCH_M := 40.0
-const BOAT_PLACE_M := 32.0
 ## The crate floats this far from the open-sea place, away from the river mouth, metres: in
 ## front of a walker arriving at the sea, not on top of it.
 const CRATE_OFFSET_M := 12.0
@@ -29,26 +24,24 @@ const FACING_AWAY := {"sea": "mouth"}
 const FACING_AWAY_M := 100.0
 ## How often the status line reads the biome under the walker, seconds.
 const BIOME_EVERY_S := 0.5
-## Biomes with a place of their own, found nearest the village.
-const BIOME_PLACES: Array[String] = ["forest", "snow"]
 ## The settlement's houses: how many, on a ring this far from its centre (metres), and
 ## each house's size (metres: width, height, depth).
 const HOUSES := 6
 const HOUSE_RING_M := 14.0
 const HOUSE_SIZE := Vector3(4.0, 3.0, 5.0)
 
-## Name -> unit direction from the planet's centre, filled when a world is solved.
+## Name -> unit direction from the planet's centre, filled when a world is solved
+## (PlanetLife.places()).
 var places: Dictionary = {}
-## Where the boat was let go on the largest river (Vector3.ZERO: no river to launch on).
+## Where the boat is let go on the largest river (Vector3.ZERO: no river to launch on).
 var boat_launch := Vector3.ZERO
-var _catalog := WorldCatalog.new()
+var _catalog: WorldCatalog
 var _counts := ""
 var _biome_clock := 0.0
 
 @onready var _planet: PlanetHeight = $Planet/PlanetHeight
 @onready var _solver: DrainageSolver = $Planet/DrainageSolver
 @onready var _water: WaterTable = $Planet/WaterTable
-@onready var _carver: ReachCarver = $Planet/ReachCarver
 @onready var _life: PlanetLife = $Planet/PlanetLife
 @onready var _sea: MeshInstance3D = $Planet/Sea
 @onready var _walker: Node3D = $Walker
@@ -61,6 +54,10 @@ var _biome_clock := 0.0
 
 
 func _ready() -> void:
+	_solver.solved.connect(_on_solved)
+	if Engine.is_editor_hint():
+		return
+	_catalog = WorldCatalog.new()
 	if _catalog.load(""):
 		for world_name in _catalog.names():
 			_world_picker.add_item(world_name)
@@ -68,13 +65,14 @@ func _ready() -> void:
 	_place_picker.item_selected.connect(_on_place_selected)
 	_solver.estimated.connect(_on_estimated)
 	_solver.progress.connect(_on_progress)
-	_solver.solved.connect(_on_solved)
 	pick_world("home")
 
 
 ## Every BIOME_EVERY_S, the status line shows the solve's counts and the biome under the
 ## walker.
 func _process(delta: float) -> void:
+	if Engine.is_editor_hint():
+		return
 	_biome_clock += delta
 	if _counts == "" or _biome_clock < BIOME_EVERY_S:
 		return
@@ -137,9 +135,39 @@ func _on_progress(stage: String, fraction: float) -> void:
 
 
 func _on_solved(stats: Dictionary) -> void:
+	places = _life.places()
+	boat_launch = _life.boat_launch()
+	_place_houses(places.get("village", Vector3.ZERO))
+	_mill.visible = places.has("mill")
+	if _mill.visible:
+		_mill.call("place_at", places["mill"])
+	var sea: Vector3 = places.get("sea", places["spawn"])
+	var crate_at := _toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M)
+	_boat.visible = boat_launch != Vector3.ZERO
+	if Engine.is_editor_hint():
+		# The sea's uniforms and depth map stay the game's: set here, they would be saved
+		# into the scene's material.
+		_set_out(_walker, places["spawn"], 1.0)
+		_set_out(_crate, crate_at, 0.0)
+		if _boat.visible:
+			_set_out(_boat, boat_launch, 0.0)
+		return
+	_dress_sea()
 	var counts := [stats["river"], stats["lakes"], stats["mouths"]]
 	_counts = "%d river nodes, %d lakes, %d mouths" % counts
 	_status.text = _counts
+	_place_picker.clear()
+	for place in places:
+		_place_picker.add_item(place)
+	teleport("spawn")
+	_crate.place_on_water(crate_at, CRATE_DROP_M)
+	_boat.freeze = not _boat.visible
+	if _boat.visible:
+		_boat.place_on_water(boat_launch, 0.0)
+
+
+## The sea's colours, waves and depth map from the solved world.
+func _dress_sea() -> void:
 	var settings: WorldSettings = _planet.settings
 	_sea.visible = settings.sea
 	var material := _sea.material_override as ShaderMaterial
@@ -150,91 +178,19 @@ func _on_solved(stats: Dictionary) -> void:
 		var depth := _water.depth_map(DEPTH_MAP_WIDTH)
 		if depth != null:
 			material.set_shader_parameter("depth_map", ImageTexture.create_from_image(depth))
-	_find_places()
-	_place_picker.clear()
-	for place in places:
-		_place_picker.add_item(place)
-	teleport("spawn")
-	var sea: Vector3 = places.get("sea", places["spawn"])
-	_crate.place_on_water(_toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M), CRATE_DROP_M)
-	_mill.visible = places.has("mill")
-	if _mill.visible:
-		_mill.call("place_at", places["mill"])
-	_boat.visible = boat_launch != Vector3.ZERO
-	_boat.freeze = not _boat.visible
-	if _boat.visible:
-		_boat.place_on_water(boat_launch, 0.0)
 
 
-## Named places from the solve, around the village the siting pass chose (PlanetLife) so
-## every view shows the same country: the village, its mill on the river beside it (on the
-## largest river when none beside it turns a wheel) and the river just below the mill, the
-## spawn (gentle dry ground near the coast in sight of the village), the nearest river
-## mouth, lake, open sea, forest and snow; and a boat on the largest river
-## (WaterTable.mill_site). Without a village the spawn is the centre.
-func _find_places() -> void:
-	places.clear()
-	boat_launch = Vector3.ZERO
-	var spawn := _life.spawn_site()
-	places["spawn"] = spawn if spawn != Vector3.ZERO else Vector3.UP
-	var centre: Vector3 = places["spawn"]
-	var village := _life.village_site()
-	if village != Vector3.ZERO:
-		places["village"] = village
-		centre = village
-	_place_houses(village)
-	var mill := _life.village_mill_site()
-	if mill == Vector3.ZERO:
-		# A village beside a lake or a brook too small to turn a wheel: the largest river's.
-		mill = _water.mill_site()
-	if mill != Vector3.ZERO:
-		places["mill"] = mill
-		var below := _downstream(mill, DOWNSTREAM_M)
-		if below != Vector3.ZERO:
-			places["downstream"] = below
-	var river := _water.mill_site()
-	if river != Vector3.ZERO:
-		boat_launch = _downstream(river, BOAT_LAUNCH_M)
-		if boat_launch != Vector3.ZERO:
-			places["boat"] = _downstream(river, BOAT_PLACE_M)
-	var kinds := _solver.kinds()
-	var positions := _solver.positions()
-	var heights := _solver.heights()
-	var sea_level: float = _planet.settings.sea_level_m
-	var nearest := {"sea": -2.0, "lake": -2.0}
-	for i in kinds.size():
-		var closeness := positions[i].dot(centre)
-		match kinds[i]:
-			DrainageSolver.KIND_SEA:
-				if heights[i] < sea_level - 30.0 and closeness > nearest["sea"]:
-					nearest["sea"] = closeness
-					places["sea"] = positions[i]
-			DrainageSolver.KIND_LAKE:
-				if closeness > nearest["lake"]:
-					nearest["lake"] = closeness
-					places["lake"] = positions[i]
-	var best := -2.0
-	for reach in _carver.mouths():
-		var mouth: Vector3 = _carver.reach_points(reach)[0].normalized()
-		if mouth.dot(centre) > best:
-			best = mouth.dot(centre)
-			places["mouth"] = mouth
-	for biome in BIOME_PLACES:
-		var found := _life.find_biome(biome, centre, MAX_SLOPE_DEG)
-		if found != Vector3.ZERO:
-			places[biome] = found
-
-
-## The direction `distance_m` metres down the river from `site` along its flow;
-## Vector3.ZERO where no river flows at `site`.
-func _downstream(site: Vector3, distance_m: float) -> Vector3:
-	var level := _water.level_at(site)
-	if is_nan(level):
-		return Vector3.ZERO
-	var flow := _water.flow_at(site * (_planet.radius_m() + level))
-	if flow.length() == 0.0:
-		return Vector3.ZERO
-	return _toward(site, flow, distance_m)
+## In the editor: stands `node` upright at `dir`, `above_m` metres over the water where
+## water stands there and over the carved ground elsewhere (a game drops the bodies and the
+## walker there itself).
+func _set_out(node: Node3D, dir: Vector3, above_m: float) -> void:
+	var ground := _solver.ground_at(dir)
+	var level := _water.level_at(dir)
+	var surface := level if not is_nan(level) and level > ground else ground
+	var up := dir.normalized()
+	var axes := _east_north(up)
+	var basis := Basis(axes[0], up, axes[1])
+	node.global_transform = Transform3D(basis, up * (_planet.radius_m() + surface + above_m))
 
 
 ## HOUSES box houses on a ring around the settlement at `site`, standing on the carved

@@ -1,3 +1,4 @@
+@tool
 extends Node3D
 ## A mill wheel standing in a river: it turns at the rim speed of the flow at its lowest
 ## paddle's depth, ω = v / r, read from WaterTable.mill_rate(); `flow_factor` scales the
@@ -43,7 +44,7 @@ func place_at(direction: Vector3) -> void:
 
 
 func _process(delta: float) -> void:
-	if water_table == null or not _placed:
+	if Engine.is_editor_hint() or water_table == null or not _placed:
 		return
 	var omega := water_table.mill_rate(global_position, radius_m, dip_m)
 	rate = 0.0 if is_nan(omega) else omega * flow_factor

@@ -51,9 +51,12 @@ func _load_everything(lib: RefCounted) -> void:
 	lib.check("scenes/found", scenes.size() >= 2, "%d scenes" % scenes.size(), ">= 2")
 
 
-## The engine class `path` extends when this engine lacks it (godot_voxel's generator base
-## in an engine built without it); empty otherwise.
+## What `path` needs that this engine lacks: the class it extends (godot_voxel's generator
+## base in an engine built without it), or the editor for the add-on's editor scripts;
+## empty otherwise.
 func _missing_base(path: String) -> String:
+	if path.contains("/editor/") and not ClassDB.class_exists("EditorInterface"):
+		return "the editor (an editor-only script)"
 	var text := FileAccess.get_file_as_string(path)
 	var base := text.get_slice("extends ", 1).get_slice("\n", 0).strip_edges()
 	if base.is_empty() or base.begins_with("\"") or ClassDB.class_exists(base):

@@ -1,5 +1,6 @@
 //! Conversions between Godot's types and the core's.
 
+use godot::classes::{EditorInterface, Engine};
 use godot::prelude::*;
 use watershed::{DVec3, MeshArrays, Rgb};
 
@@ -46,6 +47,28 @@ pub fn checked_number(
     }
     godot_error!("{func}: {name} must be within {} to {}, got {value}", range.start(), range.end());
     None
+}
+
+/// A JSON value (a core record through serde) as a Godot value: objects become
+/// dictionaries, arrays arrays, whole numbers integers, other numbers floats, null nil.
+pub fn json_to_variant(value: &serde_json::Value) -> Variant {
+    use serde_json::Value;
+    match value {
+        Value::Null => Variant::nil(),
+        Value::Bool(b) => b.to_variant(),
+        Value::Number(n) => {
+            n.as_i64().map_or_else(|| n.as_f64().unwrap_or(f64::NAN).to_variant(), |i| i.to_variant())
+        }
+        Value::String(s) => GString::from(s.as_str()).to_variant(),
+        Value::Array(items) => items.iter().map(json_to_variant).collect::<VarArray>().to_variant(),
+        Value::Object(fields) => {
+            let mut d = VarDictionary::new();
+            for (key, field) in fields {
+                d.set(key.as_str(), &json_to_variant(field));
+            }
+            d.to_variant()
+        }
+    }
 }
 
 /// An f64 vector as a Godot vector.
@@ -117,12 +140,19 @@ pub fn emit_progress(object: Gd<Object>, stage: &str, fraction: f64) {
     emit_deferred(object, "progress", &[stage.to_variant(), fraction.to_variant()]);
 }
 
-/// Where `viewer` is relative to `planet_node` (the planet's centre), metres; `None` unless
-/// both are in the scene tree.
+/// Where the viewer is relative to `planet_node` (the planet's centre), metres: in the
+/// editor, the 3D viewport's camera, so detail follows where the designer looks; in a game,
+/// `viewer`. `None` unless both are in the scene tree.
 pub fn viewer_offset(planet_node: &Gd<Node3D>, viewer: Option<&Gd<Node3D>>) -> Option<watershed::DVec3> {
-    let viewer = viewer?;
-    if !viewer.is_inside_tree() || !planet_node.is_inside_tree() {
+    if !planet_node.is_inside_tree() {
         return None;
     }
-    Some(to_dvec3(viewer.get_global_position() - planet_node.get_global_position()))
+    let at = if Engine::singleton().is_editor_hint() {
+        let viewport = EditorInterface::singleton().get_editor_viewport_3d()?;
+        viewport.get_camera_3d()?.get_global_position()
+    } else {
+        let viewer = viewer.filter(|v| v.is_inside_tree())?;
+        viewer.get_global_position()
+    };
+    Some(to_dvec3(at - planet_node.get_global_position()))
 }

@@ -133,6 +133,14 @@ impl DrainageSolver {
         true
     }
 
+    /// Solves the planet's current settings again, even when they are the ones solved last
+    /// (the editor panel's Regenerate); otherwise as `solve()`.
+    #[func]
+    fn solve_again(&mut self) -> bool {
+        self.solving = None;
+        self.solve()
+    }
+
     /// Re-solves after the planet was rebuilt, when `auto_solve` is on.
     #[func]
     fn on_planet_regenerated(&mut self) {
@@ -231,6 +239,22 @@ impl DrainageSolver {
     fn ground_at(&self, direction: Vector3) -> f64 {
         let Some(dir) = checked_direction(direction, "DrainageSolver.ground_at") else { return f64::NAN };
         self.world.as_ref().map_or(f64::NAN, |w| w.ground(dir))
+    }
+
+    /// Lines over the solve's water, `lift_m` metres above it, relative to the planet's
+    /// centre: `rivers` (a segment per reach, on its surface) and `lakes` (a segment per
+    /// lattice edge inside a lake, at its level), each a PackedVector3Array of point pairs
+    /// for a `PRIMITIVE_LINES` mesh. Empty arrays before the first solve.
+    #[func]
+    fn water_lines(&self, lift_m: f64) -> VarDictionary {
+        let lift = if lift_m.is_finite() { lift_m } else { 0.0 };
+        let overlay = self.world.as_ref().map(|w| watershed::Overlay::of(w, lift)).unwrap_or_default();
+        let points =
+            |p: &[watershed::DVec3]| p.iter().map(|&v| to_vector3(v)).collect::<PackedVector3Array>();
+        let mut d = VarDictionary::new();
+        d.set("rivers", &points(&overlay.rivers));
+        d.set("lakes", &points(&overlay.lakes));
+        d
     }
 
     /// Counts and invariants of the solve (empty before the first solve).

@@ -154,6 +154,29 @@ impl PlanetHeight {
         PackedFloat32Array::from(field.heights(&dirs).into_iter().map(|h| h as f32).collect::<Vec<_>>())
     }
 
+    /// The unit direction at `lat_deg` north and `lon_deg` east (longitude 0 faces +Z, +90°
+    /// faces +X: the axes of `worlds.json`'s places).
+    #[func]
+    fn direction(lat_deg: f64, lon_deg: f64) -> Vector3 {
+        to_vector3(watershed::direction(lat_deg, lon_deg))
+    }
+
+    /// Latitude and longitude of `direction`, degrees (x north, y east; zero with an error
+    /// for a zero, NaN or infinite direction).
+    #[func]
+    fn lat_lon(direction: Vector3) -> Vector2 {
+        let Some(dir) = checked_direction(direction, "PlanetHeight.lat_lon") else { return Vector2::ZERO };
+        let (lat, lon) = watershed::lat_lon_rad(dir);
+        Vector2::new(lat.to_degrees() as f32, lon.to_degrees() as f32)
+    }
+
+    /// Where the ray from `origin` along `ray` first meets the sphere of `radius_m` about the
+    /// planet's centre, both relative to it (`Vector3.INF` when it misses).
+    #[func]
+    fn ray_sphere(origin: Vector3, ray: Vector3, radius_m: f64) -> Vector3 {
+        watershed::ray_sphere(to_dvec3(origin), to_dvec3(ray), radius_m).map_or(Vector3::INF, to_vector3)
+    }
+
     /// Radius of the datum sphere, metres.
     #[func]
     fn radius_m(&mut self) -> f64 {

@@ -1,13 +1,13 @@
 //! `PlanetLife`: the climate, biomes and sites of a solved world.
 
-use crate::convert::{checked_direction, checked_number, to_vector3};
+use crate::convert::{checked_direction, checked_number, json_to_variant, to_vector3};
 use crate::drainage_solver::{solved_world, DrainageSolver};
 use crate::life_cache::shared_life;
 use godot::classes::image::Format;
 use godot::classes::Image;
 use godot::prelude::*;
 use std::sync::{Arc, OnceLock};
-use watershed::{biome_at, render_ground_map, Biome, Life, World};
+use watershed::{biome_at, render_ground_map, render_map, Biome, Figures, Life, Places, World};
 
 /// What lives on the solver's world: the biome under any point, the village and its hamlets
 /// (flat dry ground a short walk from a river or lake, above its flood), the mill beside the
@@ -36,7 +36,7 @@ impl PlanetLife {
     }
 
     /// Unit direction of the lattice node of biome `biome` (`"forest"`, `"snow"`, …) nearest
-    /// `near` on which a walker stands (slope under `max_slope_deg` across 3 m);
+    /// `near` on which a walker stands in that biome (slope under `max_slope_deg` across 3 m);
     /// `Vector3.ZERO` when there is none, and an error for an unknown name.
     #[func]
     fn find_biome(&self, biome: GString, near: Vector3, max_slope_deg: f64) -> Vector3 {
@@ -49,7 +49,7 @@ impl PlanetLife {
         let Some((world, life)) = self.life() else { return Vector3::ZERO };
         let slope = if max_slope_deg.is_finite() { max_slope_deg.clamp(1.0, 89.0) } else { 25.0 };
         life.biomes
-            .nearest(&world, wanted, watershed::unit(dir), slope)
+            .nearest(&world, &life.climate, wanted, watershed::unit(dir), slope)
             .map_or(Vector3::ZERO, |i| to_vector3(world.lattice.positions()[i]))
     }
 
@@ -76,6 +76,73 @@ impl PlanetLife {
     #[func]
     fn spawn_site(&self) -> Vector3 {
         self.life().and_then(|(_, l)| l.sites.spawn).map_or(Vector3::ZERO, |s| to_vector3(s.dir))
+    }
+
+    /// The named places around the village, name → unit direction, in a fixed order:
+    /// `spawn` always, then `village`, `mill`, `downstream` (the river just below the mill),
+    /// `boat` (on the largest river), `sea` (open water), `lake`, `mouth`, `forest` and `snow`
+    /// where the world has them. Empty before a solve.
+    #[func]
+    fn places(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let Some((world, life)) = self.life() else { return d };
+        for (name, dir) in Places::of(&world, &life).named {
+            d.set(name, to_vector3(dir));
+        }
+        d
+    }
+
+    /// Unit direction where a boat is let go on the largest river, a little above the
+    /// `boat` place.
+    #[func]
+    fn boat_launch(&self) -> Vector3 {
+        let Some((world, life)) = self.life() else { return Vector3::ZERO };
+        Places::of(&world, &life).boat_launch.map_or(Vector3::ZERO, to_vector3)
+    }
+
+    /// The headline figures of the solve, as `report.json`'s `figures` (the same names and
+    /// values): `river_nodes`, `reaches`, `lakes`, `mouths`, `largest_catchment_km2`,
+    /// `max_strahler`, `bank_mismatches`, `lake_shore_mismatches`, `water_steps`, `uphill`,
+    /// `village` (`{lat_deg, lon_deg}` or null), `hamlets`, `why_no_village`. Empty before a
+    /// solve.
+    #[func]
+    fn figures(&self) -> VarDictionary {
+        let Some((world, life)) = self.life() else { return VarDictionary::new() };
+        let figures = serde_json::to_value(Figures::of(&world, &life)).unwrap_or_default();
+        json_to_variant(&figures).try_to().unwrap_or_default()
+    }
+
+    /// The shaded-relief map `watershed generate` writes as `map.png` (lakes, rivers, falls
+    /// and mouths drawn, the ground in its biome's colours), `width` × `width / 2` RGB8
+    /// pixels (16 to 8192 wide), longitude -180° at the left, north up. Null before a solve.
+    #[func]
+    fn map(&self, width: i64) -> Option<Gd<Image>> {
+        let width = checked_number(width as f64, 16.0..=8192.0, "PlanetLife.map", "width")?;
+        let (world, life) = self.life()?;
+        let map = render_map(&world, &life.climate, width as usize, &|_| {});
+        Image::create_from_data(
+            map.width as i32,
+            map.height as i32,
+            false,
+            Format::RGB8,
+            &PackedByteArray::from(map.rgb),
+        )
+    }
+
+    /// The unit direction under a point of `map()` (or `ground_map()`), given as fractions of
+    /// its width and height from the top-left corner (0..1 each).
+    #[func]
+    fn map_direction(uv: Vector2) -> Vector3 {
+        to_vector3(watershed::map_direction(f64::from(uv.x), f64::from(uv.y)))
+    }
+
+    /// Where `direction` lies on `map()`, as fractions of its width and height from the
+    /// top-left corner (the inverse of `map_direction`).
+    #[func]
+    fn map_uv(direction: Vector3) -> Vector2 {
+        let Some(dir) = checked_direction(direction, "PlanetLife.map_uv") else { return Vector2::ZERO };
+        let (u, v) = watershed::map_fractions(dir);
+        Vector2::new(u as f32, v as f32)
     }
 
     /// The bare ground's colour by the biome rules as an equirectangular RGB8 image,

@@ -26,10 +26,11 @@ impl WorldSettings {
         PackedStringArray::from(errors)
     }
 
-    /// The settings as one `worlds.json` world object.
+    /// The settings as one `worlds.json` world object, one key a line.
     #[func]
     fn to_json(&self) -> GString {
-        GString::from(self.to_core().to_value().to_string().as_str())
+        let value = self.to_core().to_value();
+        GString::from(serde_json::to_string_pretty(&value).unwrap_or_else(|_| value.to_string()).as_str())
     }
 
     /// SHA-256 (hex) of the settings' canonical JSON.
