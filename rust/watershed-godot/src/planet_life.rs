@@ -119,14 +119,7 @@ impl PlanetLife {
     fn map(&self, width: i64) -> Option<Gd<Image>> {
         let width = checked_number(width as f64, 16.0..=8192.0, "PlanetLife.map", "width")?;
         let (world, life) = self.life()?;
-        let map = render_map(&world, &life.climate, width as usize, &|_| {});
-        Image::create_from_data(
-            map.width as i32,
-            map.height as i32,
-            false,
-            Format::RGB8,
-            &PackedByteArray::from(map.rgb),
-        )
+        rgb_image(render_map(&world, &life.climate, width as usize, &|_| {}))
     }
 
     /// The unit direction under a point of `map()` (or `ground_map()`), given as fractions of
@@ -154,14 +147,7 @@ impl PlanetLife {
     fn ground_map(&self, width: i64) -> Option<Gd<Image>> {
         let width = checked_number(width as f64, 16.0..=8192.0, "PlanetLife.ground_map", "width")?;
         let (world, life) = self.life()?;
-        let map = render_ground_map(&world, &life.climate, width as usize, &|_| {});
-        Image::create_from_data(
-            map.width as i32,
-            map.height as i32,
-            false,
-            Format::RGB8,
-            &PackedByteArray::from(map.rgb),
-        )
+        rgb_image(render_ground_map(&world, &life.climate, width as usize, &|_| {}))
     }
 
     /// The playability figures: `walkable_land` and `impassable_land` (shares of the dry
@@ -190,6 +176,12 @@ impl PlanetLife {
         let life = Ready(shared_life(&world));
         Some((world, life))
     }
+}
+
+/// A core picture as a Godot RGB8 image.
+fn rgb_image(picture: watershed::Image) -> Option<Gd<Image>> {
+    let (width, height) = (picture.width as i32, picture.height as i32);
+    Image::create_from_data(width, height, false, Format::RGB8, &PackedByteArray::from(picture.rgb))
 }
 
 /// A world's shared life, read once it is worked out: a read waits for it.

@@ -28,7 +28,8 @@ pub struct PlanetScatter {
     /// The solver whose world is scattered.
     #[export]
     solver: Option<Gd<DrainageSolver>>,
-    /// The node around which chunks are shown (a player or a camera).
+    /// The node around which chunks are shown (a player or a camera; in the editor, the 3D
+    /// view's camera stands in).
     #[export]
     viewer: Option<Gd<Node3D>>,
     /// Chunks whose centre is within this distance of the viewer are shown, metres.

@@ -29,7 +29,8 @@ pub struct PlanetTerrain {
     /// The solver whose carved ground is meshed.
     #[export]
     solver: Option<Gd<DrainageSolver>>,
-    /// The node whose position decides the detail (a player or a camera).
+    /// The node whose position decides the detail (a player or a camera; in the editor, the
+    /// 3D view's camera stands in).
     #[export]
     viewer: Option<Gd<Node3D>>,
     /// Quads along each chunk's edge.

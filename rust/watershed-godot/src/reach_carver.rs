@@ -18,7 +18,8 @@ pub struct ReachCarver {
     /// The solver whose channels and water this streams.
     #[export]
     solver: Option<Gd<DrainageSolver>>,
-    /// The node whose position decides what is loaded (a player or a camera).
+    /// The node whose position decides what is loaded (a player or a camera; in the editor,
+    /// the 3D view's camera stands in).
     #[export]
     viewer: Option<Gd<Node3D>>,
     /// Reaches closer than this to the viewer are loaded.
