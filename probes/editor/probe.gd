@@ -18,6 +18,9 @@ const GROUPS: Array[String] = ["Identity", "Shape", "Subsystems", "Erosion", "Cl
 
 var _lib := Lib.new()
 var _solves := 0
+## The panel (once found) and the stage lines it showed while the probe waited for solves.
+var _panel_node: Control
+var _stages_seen := {}
 
 
 func _enter_tree() -> void:
@@ -46,6 +49,7 @@ func _run() -> void:
 	for frame in 5:
 		await get_tree().process_frame
 	var panel := _panel()
+	_panel_node = panel
 	if OS.get_environment("FRAME") != "":
 		await _write_frame(panel, OS.get_environment("FRAME"))
 		return
@@ -56,6 +60,8 @@ func _run() -> void:
 	var settings: WorldSettings = root.get_node("Planet/PlanetHeight").settings
 	_check_inspector(settings)
 	await _check_undo_redo(settings, solver)
+	var stages := _stages_seen.keys().filter(func(t: String) -> bool: return t.begins_with("solving"))
+	_lib.check("editor/panel_progress", stages.size() >= 2, stages, "the solve's stages as it ran")
 	await _check_lake_handle(root, settings)
 	_lib.finish(get_tree())
 
@@ -258,6 +264,8 @@ func _next_solve() -> bool:
 
 func _until(done: Callable, started: int) -> void:
 	while not done.call() and Time.get_ticks_msec() - started < SOLVE_TIMEOUT_MS:
+		if _panel_node != null:
+			_stages_seen[(_panel_node.get("_stage") as Label).text] = true
 		await get_tree().process_frame
 
 
