@@ -10,36 +10,41 @@
 //! 2. **`ground/`** — [`PlanetHeight`]: metres above the datum for any direction; the
 //!    points it is sampled at, [`FibonacciLattice`] on the sphere and [`Grid`] for
 //!    heightmaps, both a [`Topology`] to the solver.
-//! 3. **`drainage/`** — [`solve`]: sea, priority flood, receivers, lakes and bays,
-//!    catchments, rivers, Strahler orders, mouths, the topological order; [`drain_grid`] for
-//!    heightmaps.
-//! 4. **`carve/`** — [`Carve`]: reaches, beds that never rise, settled joins, falls,
-//!    collars. [`Terrain`] holds stages 1–4 for one planet; [`Terrain::ground`] is the one
+//! 3. **`drainage/`** — [`solve`]: sea, priority flood (`flood`), receivers (`routing`),
+//!    lakes and bays (`lakes`), catchments, rivers, Strahler orders and mouths (`rivers`),
+//!    the topological order; [`drain_grid`] for heightmaps.
+//! 4. **`erosion/`** — the ground worked by water before the final drainage: stream power
+//!    on any topology ([`erode_stream_power`], [`erode_planet`] for a planet's land masses),
+//!    droplets and water + sediment on grids, then sediment settling hollows ([`settle`]);
+//!    [`WorkedGround`] is a planet's ground after both, folded back into [`PlanetHeight`].
+//! 5. **`carve/`** — [`Carve`]: reaches, beds that never rise, settled joins, falls,
+//!    collars. [`Terrain`] holds stages 1–5 for one planet; [`Terrain::ground`] is the one
 //!    carved height function, [`Terrain::sdf`] and [`Terrain::fill_block`] its voxel form.
-//! 5. **`water/`** — [`WaterLevels`]: every river, lake and sea level once, at load, from the
+//! 6. **`water/`** — [`WaterLevels`]: every river, lake and sea level once, at load, from the
 //!    terrain alone; [`SeaState`]: the Gerstner trains, the storm crest (handed to the
 //!    drainage as a number) and the shader uniforms. [`World`] is a terrain and its water
 //!    table, and answers every water question ([`World::water_at`], [`World::flow_at`],
 //!    [`World::submersion`], mill rates); [`Hull`] floats bodies on it
 //!    ([`World::hull_forces`]).
-//! 6. **`life/`** — what lives on the solved world, read from it and never written back:
+//! 7. **`life/`** — what lives on the solved world, read from it and never written back:
 //!    [`Climate`] (temperature from latitude, altitude and the climate bias; moisture from
 //!    the water nearby and rain shadows), [`Biome`]s, [`Sites`] (the village, hamlets, the
-//!    mill and the spawn), [`Scatter`] (trees and rocks per chunk).
-//! 7. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
+//!    mill and the spawn), [`Places`] (the named places around them), [`Scatter`] (trees and
+//!    rocks per chunk).
+//! 8. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
 //!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), voxel blocks
 //!    ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
-//!    the water table), streaming ([`ReachStreamer`]), `.npy` files ([`read_array2`],
-//!    [`write_npy`]).
-//! 8. **`checks/`** — invariants and counts ([`World::water_stats`], [`World::carve_stats`],
-//!    the teleport check, [`world_probes`]), SHA-256 over raw IEEE bytes
-//!    ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost before it
-//!    runs ([`estimate_solve`], [`check_solve_memory`], from the stages' constants), apart
-//!    from the stages they measure.
+//!    the water table), lines over the water for an editor ([`Overlay`]), streaming
+//!    ([`ReachStreamer`]), `.npy` files ([`read_array2`], [`write_npy`]).
+//! 9. **`checks/`** — invariants and counts ([`World::water_stats`], [`World::carve_stats`],
+//!    the teleport check, [`world_probes`]), the headline [`Figures`], SHA-256 over raw IEEE
+//!    bytes ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost
+//!    before it runs ([`estimate_solve`], [`check_solve_memory`], from the stages'
+//!    constants), apart from the stages they measure.
 //!
 //! Shared by all: `math/` (directions on the sphere, reach geometry and profiles, the seeded
-//! generator [`SplitMix64`]) and cancellation; [`testkit`] builds each shipped world once
-//! per test binary.
+//! generator [`SplitMix64`]), cancellation and the stopwatch that times a build's stages;
+//! [`testkit`] builds each shipped world once per test binary.
 //!
 //! ```
 //! use watershed::{testkit, World};
@@ -67,6 +72,7 @@ mod life;
 mod math;
 mod output;
 mod settings;
+mod stopwatch;
 pub mod testkit;
 mod water;
 

@@ -8,8 +8,19 @@ use std::path::Path;
 
 /// The stages in the order the data flows; shared helpers first, the test fixture last.
 const STAGES: &[&str] = &[
-    "math", "cancel", "settings", "ground", "drainage", "erosion", "carve", "water", "life", "output",
-    "checks", "testkit",
+    "math",
+    "cancel",
+    "stopwatch",
+    "settings",
+    "ground",
+    "drainage",
+    "erosion",
+    "carve",
+    "water",
+    "life",
+    "output",
+    "checks",
+    "testkit",
 ];
 
 fn stage_of(top: &str) -> Option<usize> {

@@ -4,7 +4,7 @@
 
 use crate::cancel;
 use crate::carve::{Carve, CarveParams};
-use crate::drainage::{self, Drainage, DrainageParams, Stopwatch};
+use crate::drainage::{self, Drainage, DrainageParams};
 use crate::erosion::worked::WorkedGround;
 use crate::erosion::ErosionReport;
 use crate::ground::height::PlanetHeight;
@@ -12,6 +12,7 @@ use crate::ground::lattice::FibonacciLattice;
 use crate::ground::surface::PlanetSurface;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
+use crate::stopwatch::Stopwatch;
 use glam::DVec3;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -7,11 +7,12 @@ use super::planet::{erode_planet, PlanetErosion, START_RELIEF};
 use super::sediment::settle;
 use super::ErosionReport;
 use crate::cancel;
-use crate::drainage::{DrainageParams, Stopwatch};
+use crate::drainage::DrainageParams;
 use crate::ground::eroded::ErodedField;
 use crate::ground::height::PlanetHeight;
 use crate::ground::lattice::FibonacciLattice;
 use crate::settings::WorldSettings;
+use crate::stopwatch::Stopwatch;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 

@@ -8,11 +8,12 @@
 
 use crate::cancel;
 use crate::carve::{Carve, CarveParams, Reach};
-use crate::drainage::{self, Drainage, DrainageParams, NodeKind, Stopwatch};
+use crate::drainage::{self, Drainage, DrainageParams, NodeKind};
 use crate::erosion::sediment::settle;
 use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
 use crate::ground::topology::Topology;
+use crate::stopwatch::Stopwatch;
 use crate::water::fit::{fit_to_ground, FitReport};
 use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
 use crate::water::view::WaterView;

@@ -4,12 +4,12 @@
 use crate::cancel;
 use crate::carve::terrain::Terrain;
 use crate::carve::{Reach, ReachId};
-use crate::drainage::Stopwatch;
 use crate::ground::surface::PlanetSurface;
 use crate::math::batch::map_nearby_together;
 use crate::math::geometry::segment_projection;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
+use crate::stopwatch::Stopwatch;
 use crate::water::levels::{mean_flow, Body, ReachFlow, Water, WaterLevels};
 use crate::water::view::WaterView;
 use crate::water::waves::SeaState;
