@@ -6,17 +6,18 @@
 //! [`MAX_FACE_SLOPE`]. The carved ground is the natural ground with every channel's bell
 //! cross-section cut in, the nearer bed winning where channels overlap.
 
+mod build;
 pub mod terrain;
 
-use crate::drainage::{Drainage, NodeKind};
+use crate::drainage::Drainage;
 use crate::ground::grid::Grid;
 use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
 use crate::math::geometry::{bell, csr, segment_projection, smoothstep, Rows};
 use crate::math::sphere;
 use crate::settings::WorldSettings;
+use build::{Layout, Sizing};
 use glam::DVec3;
-use rayon::prelude::*;
 
 /// Steepest a bed may fall, metres per metre along the stream (about 80°).
 pub const MAX_FACE_SLOPE: f64 = 6.0;
@@ -248,209 +249,15 @@ impl Carve {
         heights: &[f64],
         drainage: &Drainage,
     ) -> Self {
-        let radius = surface.metres_per_unit();
-        let kind = &drainage.kind;
-        let n = kind.len();
-        let is_river = |i: usize| kind[i] == NodeKind::River;
-        // Log-scale position of each river's catchment between the smallest and largest.
-        let river_catchments = (0..n).filter(|&i| is_river(i)).map(|i| drainage.catchment_m2[i]);
-        let (lo, hi) = river_catchments.fold((f64::INFINITY, 0.0f64), |(lo, hi), c| (lo.min(c), hi.max(c)));
-        let span = (libm::log(hi) - libm::log(lo)).max(1e-9);
-        let scale = |c: f64| ((libm::log(c) - libm::log(lo)) / span).clamp(0.0, 1.0);
-        let depth =
-            |c: f64| params.channel_depth_m * (MIN_DEPTH_FRACTION + (1.0 - MIN_DEPTH_FRACTION) * scale(c));
-        let half_width = |c: f64| params.half_width_m.unwrap_or_else(|| depth(c) * (1.0 + scale(c)));
-
-        let position = |i: usize| surface.position(i);
-        let order = &drainage.order;
-        // The river nodes, those that drain on (a reach each, ascending) before those where
-        // the water leaves the map, and each river node's place among them: the scratch below
-        // is held per river node, not per node.
-        let (mut river_nodes, leaving): (Vec<usize>, Vec<usize>) =
-            (0..n).filter(|&i| is_river(i)).partition(|&i| drainage.receivers[i].receiver().is_some());
-        let reach_count = river_nodes.len();
-        river_nodes.extend(leaving);
-        let rivers = &river_nodes[..reach_count];
-        let mut slot = vec![u32::MAX; n];
-        for (k, &i) in river_nodes.iter().enumerate() {
-            slot[i] = k as u32;
-        }
-        let reach_of = |i: usize| Some(slot[i] as usize).filter(|&k| k < reach_count);
-        let receiver = |i: usize| drainage.receivers[i].receiver().map_or(i, NodeId::index);
-        let length = |i: usize| position(i).distance(position(receiver(i))) * radius;
-        let pieces = |i: usize| ((length(i) / BED_STEP_M).ceil() as usize).max(MIN_BED_PIECES);
-        // Natural ground under every bed point (the ends are the nodes' own heights), each
-        // point's nearest node searched from the last one's.
-        let natural: Vec<Vec<f64>> = rivers
-            .par_iter()
-            .map(|&i| {
-                let (a, b, n) = (position(i), position(receiver(i)), pieces(i));
-                let mut near = i;
-                (0..=n)
-                    .map(|k| match k {
-                        0 => heights[i],
-                        _ if k == n => heights[receiver(i)],
-                        _ => {
-                            let p = surface.onto(a + (b - a) * (k as f64 / n as f64));
-                            near = surface.nearest_node_from(p, near);
-                            surface.natural_near(p, near)
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        // The lowest ground beside each channel: a bed is cut a channel's depth under it too,
-        // so on a slope across the stream the water stays inside its banks.
-        let low_banks: Vec<Vec<f64>> = rivers
-            .par_iter()
-            .map(|&i| {
-                let (a, b) = (position(i), position(receiver(i)));
-                let edge = half_width(drainage.catchment_m2[i]);
-                let side = surface.metre_across(a, b);
-                let count = ((length(i) / BANK_SPACING_M).ceil() as usize).max(1);
-                // One bank after the other: a point near the last one read often reuses its
-                // walk through the eroded field.
-                let bank = |x: f64| {
-                    let mut near = i;
-                    (0..=count).map(move |k| {
-                        let p = surface.onto(a + (b - a) * (k as f64 / count as f64) + side * x);
-                        near = surface.nearest_node_from(p, near);
-                        surface.natural_near(p, near)
-                    })
-                };
-                let left: Vec<f64> = bank(edge + BANK_MARGIN_M).collect();
-                left.into_iter().zip(bank(-edge - BANK_MARGIN_M)).map(|(l, r)| l.min(r)).collect()
-            })
-            .collect();
-        // Every stream meets what it flows into before reaching it: a river's bed by the
-        // receiving channel's bank (plus a margin), a lake's or the sea's floor by its own.
-        let settle = |i: usize| -> f64 {
-            let r = receiver(i);
-            let bank = if is_river(r) {
-                half_width(drainage.catchment_m2[r])
-            } else {
-                half_width(drainage.catchment_m2[i])
-            };
-            (bank + SETTLE_MARGIN_M).min(0.8 * length(i))
-        };
-        let mut node_bed: Vec<f64> =
-            river_nodes.iter().map(|&i| heights[i] - depth(drainage.catchment_m2[i])).collect();
-        let mut beds: Vec<Vec<f64>> = natural.iter().map(|n| vec![0.0; n.len()]).collect();
-        // Upstream first: each bed follows the natural ground down, a channel's depth under
-        // it and under the ground beside it, and never rises; the receiver's bed is lowered to
-        // meet it.
-        for (i, k) in order.iter().map(|&i| i as usize).filter_map(|i| reach_of(i).map(|k| (i, k))) {
-            let d = depth(drainage.catchment_m2[i]);
-            let b = &mut beds[k];
-            let last = b.len() - 1;
-            let r = receiver(i);
-            let floor = |p: usize| {
-                if p == last && !is_river(r) {
-                    natural[k][p]
-                } else {
-                    natural[k][p].min(profile_at(&low_banks[k], p as f64 / last as f64)) - d
-                }
-            };
-            b[0] = node_bed[k].min(floor(0));
-            for p in 1..=last {
-                b[p] = b[p - 1].min(floor(p));
-            }
-            if is_river(r) {
-                let s = slot[r] as usize;
-                node_bed[s] = node_bed[s].min(b[last]);
-            }
-        }
-        // A lake's outlet is its sill: the channel leaving it starts SILL_DEPTH_M under the
-        // lake's level, or as high as the streams joining there allow, and deepens from it no
-        // faster than SILL_SLOPE until it meets its own bed, so the lake does not stand beside
-        // a trench cut below its own surface.
-        let mut spilling: Vec<Option<f64>> = vec![None; reach_count];
-        for lake in &drainage.lakes {
-            if let Some(o) = lake.outlet.receiver().and_then(|o| reach_of(o.index())) {
-                spilling[o] = Some(spilling[o].map_or(lake.level_m, |l| l.max(lake.level_m)));
-            }
-        }
-        let mut joining = vec![f64::INFINITY; reach_count];
-        for (&i, b) in rivers.iter().zip(&beds) {
-            if let Some(next) = reach_of(receiver(i)) {
-                joining[next] = joining[next].min(b[b.len() - 1]);
-            }
-        }
-        for (k, &i) in rivers.iter().enumerate() {
-            let Some(lake) = spilling[k] else { continue };
-            let b = &mut beds[k];
-            let last = b.len() - 1;
-            let step = length(i) / last as f64;
-            let mut sill = (lake.min(heights[i]) - SILL_DEPTH_M).min(joining[k]) + SILL_SLOPE * step;
-            for (p, v) in b.iter_mut().enumerate() {
-                // Beside the outlet itself one bank is the lake's floor.
-                let beside = match p as f64 * step < BANK_SPACING_M {
-                    true => f64::INFINITY,
-                    false => profile_at(&low_banks[k], p as f64 / last as f64),
-                };
-                sill = (sill - SILL_SLOPE * step).min(natural[k][p].min(beside) - SILL_DEPTH_M);
-                if *v >= sill {
-                    break;
-                }
-                *v = sill;
-            }
-        }
-        // Mouth first: ends meet their receiver's final bed, tributaries settle to their main
-        // stream's level, and no face falls more than MAX_FACE_SLOPE (the fall cuts back).
-        for (i, k) in order.iter().rev().map(|&i| i as usize).filter_map(|i| reach_of(i).map(|k| (i, k))) {
-            let r = receiver(i);
-            let zone = settle(i);
-            let b = &mut beds[k];
-            let last = b.len() - 1;
-            let step = length(i) / last as f64;
-            let end_level = if is_river(r) { node_bed[slot[r] as usize] } else { b[last] };
-            for (p, v) in b.iter_mut().enumerate() {
-                if (last - p) as f64 * step <= zone {
-                    *v = v.min(end_level);
-                }
-            }
-            for p in (0..last).rev() {
-                b[p] = b[p].min(b[p + 1] + MAX_FACE_SLOPE * step);
-            }
-            node_bed[k] = b[0];
-        }
-
-        let reaches: Vec<Reach> = rivers
-            .iter()
-            .zip(beds)
-            .zip(natural)
-            .zip(low_banks)
-            .zip(spilling)
-            .map(|((((&i, beds), banks), low_banks), leaves_lake_m)| {
-                let r = receiver(i);
-                let ends_in = match kind[r] {
-                    NodeKind::Sea => ReachEnd::Sea,
-                    NodeKind::Lake => ReachEnd::Lake,
-                    _ => ReachEnd::River,
-                };
-                let drop_m = heights[i] - heights[r];
-                let c = drainage.catchment_m2[i];
-                Reach {
-                    from: NodeId(i as u32),
-                    to: NodeId(r as u32),
-                    start: position(i),
-                    end: position(r),
-                    length_m: length(i),
-                    catchment_m2: c,
-                    depth_m: depth(c),
-                    half_width_m: half_width(c),
-                    beds,
-                    banks,
-                    low_banks,
-                    settle_m: settle(i),
-                    leaves_lake_m,
-                    ends_in,
-                    drop_m,
-                    // Sea adjacency reads the drainage's kinds, decided on the uncarved heights.
-                    fall: drop_m > FALL_DROP_M && ends_in != ReachEnd::Sea,
-                }
-            })
-            .collect();
+        let sizing = Sizing::of(drainage, params.channel_depth_m, params.half_width_m);
+        let layout = Layout::new(surface, heights, drainage, sizing);
+        let natural = build::natural_under_beds(&layout);
+        let low_banks = build::low_banks(&layout);
+        let (mut beds, mut node_bed) = build::cut_beds(&layout, &natural, &low_banks);
+        let spilling = build::cut_sills(&layout, &natural, &low_banks, &mut beds);
+        build::settle_joins(&layout, &mut beds, &mut node_bed);
+        let reaches = build::reaches(&layout, beds, natural, low_banks, spilling);
+        let (n, radius) = (drainage.kind.len(), layout.radius);
         let touching = index(n, &reaches);
         let near = match surface.grid() {
             Some(grid) => Near::Tiles(Tiles::build(grid, &reaches, params.sea_level_m.is_some())),
