@@ -9,7 +9,9 @@ use godot::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, OnceLock};
-use watershed::{select_chunks, ChunkKey, DVec3, Instance, Life, Scatter, ScatterKind, ScatterRules, World};
+use watershed::{
+    select_chunks, ChunkKey, ChunkStreamer, DVec3, Instance, Life, Scatter, ScatterKind, ScatterRules, World,
+};
 
 /// A chunk's scattered things built on a worker thread, on their way to the main thread.
 type BuiltChunk = (ChunkKey, Vec<Instance>);
@@ -50,10 +52,8 @@ pub struct PlanetScatter {
     /// The mesh drawn for each rock.
     #[export]
     rock_mesh: Option<Gd<Mesh>>,
-    wanted: BTreeSet<ChunkKey>,
-    shown: BTreeSet<ChunkKey>,
+    chunks: ChunkStreamer,
     results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
-    in_flight: usize,
     instances: usize,
     /// The world whose chunks are shown.
     world: Option<Arc<World>>,
@@ -74,22 +74,17 @@ impl INode3D for PlanetScatter {
         let tx = tx.clone();
         let done: Vec<BuiltChunk> = rx.try_iter().collect();
         for (key, things) in done {
-            self.in_flight = self.in_flight.saturating_sub(1);
-            if self.wanted.contains(&key) && !self.shown.contains(&key) {
+            if self.chunks.arrived(key) {
                 self.show_chunk(key, &things, world.settings.radius_m);
             }
         }
-        if self.in_flight > 0 {
-            return;
-        }
-        let stale: Vec<ChunkKey> = self.shown.difference(&self.wanted).copied().collect();
+        let Some(stale) = self.chunks.stale() else { return };
         for key in stale {
             self.hide_chunk(key);
         }
         let wanted = self.chunks_around(&world, local);
         let rules = ScatterRules { spacing_m: self.spacing_m.clamp(1.0, 100.0), ..ScatterRules::default() };
-        for &key in wanted.difference(&self.shown) {
-            self.in_flight += 1;
+        for key in self.chunks.want(wanted) {
             let (world, life, tx) = (world.clone(), life.clone(), tx.clone());
             rayon::spawn(move || {
                 let life = life.wait();
@@ -97,7 +92,6 @@ impl INode3D for PlanetScatter {
                 let _ = tx.send((key, scatter.chunk(key)));
             });
         }
-        self.wanted = wanted;
     }
 }
 
@@ -106,7 +100,7 @@ impl PlanetScatter {
     /// Chunks shown now.
     #[func]
     fn chunk_count(&self) -> i64 {
-        self.shown.len() as i64
+        self.chunks.shown_count() as i64
     }
 
     /// Trees and rocks shown now.
@@ -118,7 +112,7 @@ impl PlanetScatter {
     /// Whether the chunks around the viewer are all built and shown, and nothing else is.
     #[func]
     fn is_settled(&self) -> bool {
-        self.in_flight == 0 && !self.wanted.is_empty() && self.wanted == self.shown
+        self.chunks.is_settled()
     }
 }
 
@@ -127,11 +121,9 @@ impl PlanetScatter {
     /// world drops the old world's chunks.
     fn life_of(&mut self, world: &Arc<World>) -> Option<Arc<OnceLock<Life>>> {
         if !self.world.as_ref().is_some_and(|seen| Arc::ptr_eq(seen, world)) {
-            let old: Vec<ChunkKey> = self.shown.iter().copied().collect();
-            for key in old {
+            for key in self.chunks.forget() {
                 self.hide_chunk(key);
             }
-            self.wanted.clear();
             self.world = Some(world.clone());
         }
         let life = shared_life(world);
@@ -183,7 +175,7 @@ impl PlanetScatter {
         }
         holder.set_meta("instances", &(things.len() as i64).to_variant());
         self.base_mut().add_child(&holder);
-        self.shown.insert(key);
+        self.chunks.shown(key);
     }
 
     fn hide_chunk(&mut self, key: ChunkKey) {
@@ -192,7 +184,7 @@ impl PlanetScatter {
             self.instances = self.instances.saturating_sub(usize::try_from(count).unwrap_or(0));
             node.queue_free();
         }
-        self.shown.remove(&key);
+        self.chunks.hidden(key);
     }
 }
 

@@ -11,7 +11,7 @@ use godot::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
-use watershed::{select_chunks, ChunkKey, MeshArrays, World};
+use watershed::{select_chunks, ChunkKey, ChunkStreamer, MeshArrays, World};
 
 /// A chunk's ground and river-and-lake water meshes built on a worker thread, on their way
 /// to the main thread.
@@ -56,10 +56,8 @@ pub struct PlanetTerrain {
     /// table's levels (the sea is drawn apart); none: no water is drawn.
     #[export]
     water_material: Option<Gd<Material>>,
-    wanted: BTreeSet<ChunkKey>,
-    shown: BTreeSet<ChunkKey>,
+    chunks: ChunkStreamer,
     results: Option<(Sender<BuiltChunk>, Receiver<BuiltChunk>)>,
-    in_flight: usize,
     base: Base<Node3D>,
 }
 
@@ -76,16 +74,12 @@ impl INode3D for PlanetTerrain {
         let tx = tx.clone();
         let done: Vec<BuiltChunk> = rx.try_iter().collect();
         for (key, ground, water) in done {
-            self.in_flight = self.in_flight.saturating_sub(1);
-            if self.wanted.contains(&key) {
+            if self.chunks.arrived(key) {
                 self.show_chunk(key, &ground, &water);
             }
         }
-        if self.in_flight > 0 {
-            return;
-        }
         // Everything asked for is in: drop what is no longer wanted, then look again.
-        let stale: Vec<ChunkKey> = self.shown.difference(&self.wanted).copied().collect();
+        let Some(stale) = self.chunks.stale() else { return };
         for key in stale {
             self.hide_chunk(key);
         }
@@ -95,8 +89,7 @@ impl INode3D for PlanetTerrain {
         let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
         let with_water = self.water_material.is_some();
         let life = shared_life(&world);
-        for &key in wanted.difference(&self.shown) {
-            self.in_flight += 1;
+        for key in self.chunks.want(wanted) {
             let (world, tx, life) = (world.clone(), tx.clone(), life.clone());
             rayon::spawn(move || {
                 let skirt = world.settings.relief_m * 0.02 + 2.0;
@@ -107,7 +100,6 @@ impl INode3D for PlanetTerrain {
                 let _ = tx.send((key, world.chunk_mesh(climate, key, res, skirt), water));
             });
         }
-        self.wanted = wanted;
     }
 }
 
@@ -116,24 +108,22 @@ impl PlanetTerrain {
     /// Chunks shown now.
     #[func]
     fn chunk_count(&self) -> i64 {
-        self.shown.len() as i64
+        self.chunks.shown_count() as i64
     }
 
     /// Whether the chunks around the viewer are all built and shown, and nothing else is:
     /// false while any is on its way (after a teleport, for a few frames).
     #[func]
     fn is_settled(&self) -> bool {
-        self.in_flight == 0 && !self.wanted.is_empty() && self.wanted == self.shown
+        self.chunks.is_settled()
     }
 
     /// Drops every chunk; they are rebuilt around the viewer from the current solve.
     #[func]
     fn rebuild(&mut self) {
-        let shown: Vec<ChunkKey> = self.shown.iter().copied().collect();
-        for key in shown {
+        for key in self.chunks.forget() {
             self.hide_chunk(key);
         }
-        self.wanted.clear();
     }
 }
 
@@ -164,7 +154,7 @@ impl PlanetTerrain {
             instance.add_child(&body);
         }
         self.base_mut().add_child(&instance);
-        self.shown.insert(key);
+        self.chunks.shown(key);
     }
 
     fn instance(arrays: &MeshArrays, material: Option<&Gd<Material>>) -> Gd<MeshInstance3D> {
@@ -182,6 +172,6 @@ impl PlanetTerrain {
         if let Some(mut node) = self.base().get_node_or_null(&Self::name(key)) {
             node.queue_free();
         }
-        self.shown.remove(&key);
+        self.chunks.hidden(key);
     }
 }

@@ -124,6 +124,7 @@ pub use math::rng::SplitMix64;
 pub use math::sphere::{
     checked_unit, direction, fibonacci, lat_lon_rad, random_directions, ray_sphere, unit,
 };
+pub use output::chunks::ChunkStreamer;
 pub use output::grid_maps::{
     control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, BANK_CUT_M, FOAM_FALL,
     FOAM_SPEED_M_S, HTERRAIN_SIDES, ROCK_SLOPE_DEG, SHORE_FOAM,
