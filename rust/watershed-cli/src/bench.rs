@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 use watershed::{
     drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, DVec3, DrainageParams, Droplets,
-    Grid, GridMaps, GridOptions, HeightmapParams, HeightmapWorld, PlanetHeight, SeaState, StreamPower,
-    WaterSediment, WorkedGround, World, WorldSettings,
+    Grid, GridMaps, GridOptions, HeightmapParams, HeightmapWorld, Pipeline, PlanetHeight, StreamPower,
+    WaterSediment, World, WorldSettings,
 };
 
 /// A stage that can be measured.
@@ -156,12 +156,7 @@ fn erosion(world: &WorldSettings, edge: usize, runs: usize) {
         (0..runs)
             .map(|_| {
                 timed(|| {
-                    black_box(WorkedGround::build_cancellable(
-                        w,
-                        &world_params(w),
-                        &|_, _| {},
-                        &AtomicBool::new(false),
-                    ));
+                    black_box(Pipeline::new(w).ground());
                 })
             })
             .collect::<Vec<f64>>()
@@ -245,9 +240,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 fn height(world: &WorldSettings, samples: usize, runs: usize) {
     let dirs: Vec<_> = (0..samples).map(|i| watershed::fibonacci(i, samples)).collect();
     println!("height  world {}  {} directions x {} runs (median)", world.name, samples, runs);
-    let worked =
-        WorkedGround::build_cancellable(world, &world_params(world), &|_, _| {}, &AtomicBool::new(false))
-            .map(|g| g.planet);
+    let worked = Pipeline::new(world).ground().map(|g| g.planet);
     let grounds = [("natural field", Some(PlanetHeight::new(world))), ("worked ground", worked)];
     for (what, planet) in grounds {
         let Some(planet) = planet else { continue };
@@ -276,11 +269,6 @@ fn height(world: &WorldSettings, samples: usize, runs: usize) {
             rayon::current_num_threads()
         );
     }
-}
-
-/// The drainage parameters a world's build uses.
-fn world_params(world: &WorldSettings) -> DrainageParams {
-    DrainageParams::for_world(world, SeaState::for_world(world).storm_crest_m())
 }
 
 /// Stages of the ground's working (erosion, sediment, the field read back at the nodes).
@@ -337,7 +325,7 @@ fn drainage(settings: &WorldSettings, runs: usize) -> f64 {
                 None => stages.push((name, vec![*ms])),
             }
         }
-        stats = Some(solved.drainage.stats.clone());
+        stats = Some(solved.terrain.drainage.stats.clone());
     }
     let peak = peak_rss_bytes();
     let lattice = watershed::FibonacciLattice::new(settings.lattice_nodes.max(16), settings.radius_m);
@@ -427,7 +415,7 @@ fn grid(world: &WorldSettings, edge: usize, runs: usize) -> Vec<f64> {
 
 fn carve(world: &WorldSettings, runs: usize) {
     let solved = World::build(world);
-    let reaches = &solved.carve.reaches;
+    let reaches = &solved.terrain.carve.reaches;
     let Some((big, reach)) =
         reaches.iter().enumerate().max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2))
     else {
@@ -435,24 +423,27 @@ fn carve(world: &WorldSettings, runs: usize) {
         return;
     };
     // A 35³ block of 1 m voxels centred on the largest river's middle, at its bed.
-    let mid = watershed::unit(reach.start + reach.end);
+    let mid = reach.middle();
     let centre = mid * (world.radius_m + reach.bed_at(reach.length_m / 2.0));
     let block = watershed::Block { origin: centre - DVec3::splat(17.0), size: [35; 3], step_m: 1.0 };
     let mut buffer = vec![0f32; 35 * 35 * 35];
     let fills: Vec<f64> = (0..runs.max(20))
         .map(|_| {
             let t = Instant::now();
-            black_box(solved.fill_block(&block, &mut buffer).ok());
+            black_box(solved.terrain.fill_block(&block, &mut buffer).ok());
             t.elapsed().as_secs_f64() * 1e3
         })
         .collect();
-    let kind =
-        solved.fill_block(&block, &mut buffer).map(|f| format!("{f:?}")).unwrap_or_else(|e| e.to_string());
+    let kind = solved
+        .terrain
+        .fill_block(&block, &mut buffer)
+        .map(|f| format!("{f:?}"))
+        .unwrap_or_else(|e| e.to_string());
     let probes = watershed::random_directions(world.seed, 200_000);
     let t = Instant::now();
     let mut sum = 0.0;
     for &d in &probes {
-        sum += solved.ground(black_box(d));
+        sum += solved.terrain.ground(black_box(d));
     }
     black_box(sum);
     let queries = probes.len() as f64 / t.elapsed().as_secs_f64();
@@ -462,7 +453,7 @@ fn carve(world: &WorldSettings, runs: usize) {
     let mut failures = 0;
     for &id in &sample {
         let t = Instant::now();
-        match solved.bake_reach(watershed::ReachId(id as u32)) {
+        match solved.terrain.bake_reach(watershed::ReachId(id as u32)) {
             Ok(v) => {
                 bake_ms.push(t.elapsed().as_secs_f64() * 1e3);
                 bytes.push(v.bytes() as f64);
@@ -485,11 +476,11 @@ fn carve(world: &WorldSettings, runs: usize) {
 fn water(world: &WorldSettings, runs: usize) {
     let solved = World::build(world);
     let anywhere = watershed::random_directions(world.seed, 200_000);
-    let reaches = &solved.carve.reaches;
+    let reaches = &solved.terrain.carve.reaches;
     let rivers: Vec<DVec3> = (0..200_000)
         .map(|k| {
             let r = &reaches[k % reaches.len().max(1)];
-            watershed::unit(r.start + (r.end - r.start) * ((k / reaches.len().max(1)) as f64 % 16.0 / 16.0))
+            r.point_at((k / reaches.len().max(1)) as f64 % 16.0 / 16.0)
         })
         .collect();
     let rate = |dirs: &[DVec3]| {
@@ -497,13 +488,13 @@ fn water(world: &WorldSettings, runs: usize) {
             (0..runs)
                 .map(|_| {
                     let t = Instant::now();
-                    black_box(solved.levels_at(dirs));
+                    black_box(solved.water().each(dirs, |w, d| w.level_at(d)));
                     dirs.len() as f64 / t.elapsed().as_secs_f64()
                 })
                 .collect(),
         )
     };
-    let wet = solved.levels_at(&rivers).iter().filter(|l| l.is_some()).count();
+    let wet = solved.water().each(&rivers, |w, d| w.level_at(d)).iter().filter(|l| l.is_some()).count();
     println!("water  world {}  {} threads  {} runs (median)", world.name, rayon::current_num_threads(), runs);
     println!(
         "water  how: World::levels_at on a batch of 200,000 directions (rayon, all threads), \

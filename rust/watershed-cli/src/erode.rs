@@ -4,13 +4,12 @@
 use base64::Engine as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use watershed::{
-    drain_grid, erode_droplets, erode_planet, erode_stream_power, erode_water_sediment, render_relief, route,
-    settle, solve, write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice, Grid,
-    GridOptions, Image, PlanetErosion, PlanetHeight, SeaState, StreamPower, Topology, WaterSediment,
-    WorldSettings,
+    drain_grid, drainage_params, erode_droplets, erode_stream_power, erode_water_sediment, render_relief,
+    route, solve, write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice,
+    FrameStage, Grid, GridOptions, GroundFrame, Image, Pipeline, PlanetErosion, StreamPower, Topology,
+    WaterSediment, WorldSettings,
 };
 
 /// Which erosion model runs.
@@ -213,39 +212,40 @@ pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), Stri
         return Err("erosion is switched on here; a world that still does not erode is a bug".into());
     };
     let erosion = PlanetErosion { model: run.stream_power_over(base.model), ..base };
-    let lattice = FibonacciLattice::new(settings.lattice_nodes, settings.radius_m);
-    let planet = PlanetHeight::new(settings);
-    let natural = planet.heights(lattice.positions());
-    let held: Vec<bool> = lattice.positions().iter().map(|&p| planet.in_lake_basin(p)).collect();
-    let params = DrainageParams::for_world(settings, SeaState::for_world(settings).storm_crest_m());
-    let before = solve(&lattice, &natural, &params).stats;
-    let outlets = DrainageParams { rivers: false, ..params };
+    let params = drainage_params(settings);
     let steps = erosion.steps;
     let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
-    let map = |z: &[f64]| lattice_map(&lattice, z, settings, &params);
     let mut film = Film::new(steps, "stream power");
-    film.shoot(0, map(&natural));
-    let t = Instant::now();
-    let eroded = erode_planet(
-        &lattice,
-        &natural,
-        &held,
-        &erosion,
-        &outlets,
-        &AtomicBool::new(false),
-        &mut |s, z, _| {
-            if s % every == 0 && s != steps {
-                film.shoot(s, map(z));
+    let (mut natural, mut heights) = (Vec::new(), Vec::new());
+    let mut started = Instant::now();
+    let mut run_ms = 0.0;
+    let mut shoot = |frame: GroundFrame<'_>| {
+        let step = match frame.stage {
+            FrameStage::Natural => {
+                natural = frame.heights.to_vec();
+                started = Instant::now();
+                0
             }
-        },
-    )
-    .ok_or("the run was cancelled")?;
-    let heights = settle(&lattice, &eroded, &outlets).unwrap_or(eroded);
-    film.shoot(steps, map(&heights));
+            FrameStage::Eroding { step, .. } if step % every == 0 && step != steps => step,
+            FrameStage::Eroding { .. } => return,
+            FrameStage::Settled => {
+                run_ms = started.elapsed().as_secs_f64() * 1e3;
+                heights = frame.heights.to_vec();
+                steps
+            }
+        };
+        film.shoot(step, lattice_map(frame.lattice, frame.heights, settings, &params));
+    };
+    let ground = Pipeline::new(&eroding)
+        .erosion(erosion)
+        .frames(&mut shoot)
+        .ground()
+        .ok_or("the run was cancelled")?;
     film.bar.finish_and_clear();
-    let run_ms = t.elapsed().as_secs_f64() * 1e3;
-    let report = ErosionReport::between(&lattice, &natural, &heights, steps);
-    let after = solve(&lattice, &heights, &params).stats;
+    let lattice = &*ground.lattice;
+    let report = ErosionReport::between(lattice, &natural, &heights, steps);
+    let before = solve(lattice, &natural, &params).stats;
+    let after = solve(lattice, &heights, &params).stats;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write(out, "heights.npy", &write_npy(&[heights.len()], &heights))?;
     finish(out, &settings.name, run, &report, run_ms, &before, &after, &film.frames)

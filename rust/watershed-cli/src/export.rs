@@ -27,15 +27,15 @@ fn save_from<T: NpyElement>(
 pub fn sphere(world: &WorldSettings, out: &Path) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let solved = World::build(world);
-    let n = solved.heights.len();
-    let d = &solved.drainage;
-    let positions: Vec<f64> = solved.lattice.positions().iter().flat_map(|p| p.to_array()).collect();
-    let (offsets, neighbors) = solved.lattice.csr();
+    let n = solved.terrain.heights.len();
+    let d = &solved.terrain.drainage;
+    let positions: Vec<f64> = solved.terrain.lattice.positions().iter().flat_map(|p| p.to_array()).collect();
+    let (offsets, neighbors) = solved.terrain.lattice.csr();
     let offsets: Vec<i64> = offsets.iter().map(|&o| i64::from(o)).collect();
     let neighbors: Vec<i64> = neighbors.iter().map(|&o| i64::from(o)).collect();
     let kind: Vec<u8> = d.kind.iter().map(|&k| k as u8).collect();
     save(out, "positions.npy", &[n, 3], &positions)?;
-    save(out, "heights.npy", &[n], &solved.heights)?;
+    save(out, "heights.npy", &[n], &solved.terrain.heights)?;
     save(out, "neighbor_offsets.npy", &[n + 1], &offsets)?;
     save(out, "neighbors.npy", &[neighbors.len()], &neighbors)?;
     save(out, "receivers.npy", &[n], &d.receiver_indices())?;

@@ -25,7 +25,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let start = Instant::now();
     let solved = World::build(world);
-    let planet = &solved.planet;
+    let planet = &solved.terrain.planet;
 
     let t = Instant::now();
     let dirs: Vec<_> = (0..STATS_SAMPLES).map(|i| watershed::fibonacci(i, STATS_SAMPLES)).collect();
@@ -69,8 +69,8 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "digests": {
             "directions": digests.directions,
             "heights": digests.heights,
-            "network": solved.network_digest(),
-            "sets": solved.sets_digest(),
+            "network": solved.terrain.network_digest(),
+            "sets": solved.terrain.sets_digest(),
         },
         "radius_m": world.radius_m,
         "relief_m": world.relief_m,
@@ -112,10 +112,10 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         100.0 * land_fraction(world, &heights),
         heights.iter().copied().fold(f64::INFINITY, f64::min),
         heights.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        solved.drainage.stats.river,
-        solved.drainage.stats.lakes,
-        solved.drainage.stats.mouths,
-        solved.drainage.stats.uphill,
+        solved.terrain.drainage.stats.river,
+        solved.terrain.drainage.stats.lakes,
+        solved.terrain.drainage.stats.mouths,
+        solved.terrain.drainage.stats.uphill,
         match (&sites.village, &sites.why_not) {
             (Some(_), _) => format!("a village and {} hamlets", sites.hamlets.len()),
             (None, why) => format!("no village ({})", why.as_deref().unwrap_or("no site")),
@@ -157,7 +157,7 @@ fn life_report(world: &World, life: &Life) -> serde_json::Value {
         "why_no_village": sites.why_not,
         "village_sites_found": sites.candidates,
         "hamlets": sites.hamlets.iter().map(site).collect::<Vec<_>>(),
-        "mill": sites.mill.map(|(dir, reach)| json!({ "at": place(dir), "reach": reach, "discharge_m3_s": world.reach_flow_at(dir).map(|f| f.discharge_m3_s) })),
+        "mill": sites.mill.map(|(dir, reach)| json!({ "at": place(dir), "reach": reach, "discharge_m3_s": world.water().reach_flow_at(dir).map(|f| f.discharge_m3_s) })),
         "spawn": sites.spawn.map(|s| json!({
             "at": place(s.dir),
             "height_m": s.height_m,
@@ -171,7 +171,7 @@ fn life_report(world: &World, life: &Life) -> serde_json::Value {
 
 /// The drainage counts and invariants of the solved world.
 fn drainage_report(world: &World) -> serde_json::Value {
-    let s = &world.drainage.stats;
+    let s = &world.terrain.drainage.stats;
     json!({
         "nodes": s.nodes,
         "sea": s.sea,
@@ -195,12 +195,13 @@ fn drainage_report(world: &World) -> serde_json::Value {
 /// What erosion and sediment did, and the drainage of the natural ground beside the worked
 /// one's: lakes, the largest catchment and the highest Strahler order before and after.
 fn ground_report(world: &World) -> serde_json::Value {
-    let natural: Vec<f64> = world.lattice.positions().iter().map(|&p| world.planet.natural_unit(p)).collect();
-    let crest = world.water.sea.as_ref().map_or(0.0, watershed::SeaState::storm_crest_m);
+    let natural: Vec<f64> =
+        world.terrain.lattice.positions().iter().map(|&p| world.terrain.planet.natural_unit(p)).collect();
+    let crest = world.levels.sea.as_ref().map_or(0.0, watershed::SeaState::storm_crest_m);
     let before = watershed::solve(
-        &*world.lattice,
+        &*world.terrain.lattice,
         &natural,
-        &watershed::DrainageParams::for_world(&world.settings, crest),
+        &watershed::DrainageParams::for_world(&world.terrain.settings, crest),
     );
     let counts = |s: &watershed::DrainageStats| {
         json!({
@@ -211,23 +212,28 @@ fn ground_report(world: &World) -> serde_json::Value {
         })
     };
     json!({
-        "erosion": world.erosion.map(|e| json!({
+        "erosion": world.terrain.erosion.map(|e| json!({
             "steps": e.steps,
             "eroded_m3": e.eroded_m3,
             "deposited_m3": e.deposited_m3,
             "deepest_cut_m": e.deepest_cut_m,
         })),
-        "settled_nodes": world.settled_nodes,
+        "settled_nodes": world.terrain.settled_nodes,
         "natural": counts(&before.stats),
-        "worked": counts(&world.drainage.stats),
+        "worked": counts(&world.terrain.drainage.stats),
     })
 }
 
 /// The carve's counts and invariants, and the reach with the largest catchment.
 fn carve_report(world: &World) -> serde_json::Value {
-    let s = world.carve_stats(32);
-    let largest =
-        world.carve.reaches.iter().enumerate().max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2));
+    let s = watershed::carve_stats(world, 32);
+    let largest = world
+        .terrain
+        .carve
+        .reaches
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2));
     json!({
         "reaches": s.reaches,
         "falls": s.falls,
@@ -247,7 +253,7 @@ fn carve_report(world: &World) -> serde_json::Value {
 
 /// The water table's counts and invariants.
 fn water_report(world: &World) -> serde_json::Value {
-    let s = world.water_stats();
+    let s = watershed::water_stats(world);
     json!({
         "bank_mismatches": s.bank_mismatches,
         "worst_bank_m": s.worst_bank_m,
@@ -255,12 +261,12 @@ fn water_report(world: &World) -> serde_json::Value {
         "worst_step_m": s.worst_step_m,
         "lake_shore_mismatches": s.lake_shore_mismatches,
         "worst_lake_shore_m": s.worst_lake_shore_m,
-        "runoff_m_s": world.water.runoff_m_s,
-        "storm_crest_m": world.water.sea.as_ref().map(watershed::SeaState::storm_crest_m),
+        "runoff_m_s": world.levels.runoff_m_s,
+        "storm_crest_m": world.levels.sea.as_ref().map(watershed::SeaState::storm_crest_m),
         "invariants": {
             "rising": s.rising,
             "below_downstream": s.below_downstream,
-            "teleport_changed": world.teleport_check(&world.river_sample_points(7)),
+            "teleport_changed": watershed::teleport_check(world, &watershed::river_sample_points(world, 7)),
         },
     })
 }
@@ -303,7 +309,7 @@ fn stats(heights: &[f64]) -> serde_json::Value {
 /// Renders reach `reach`'s long profile and cross-section to `out`.
 pub fn section(world: &WorldSettings, reach: u32, out: &Path) -> Result<(), String> {
     let solved = World::build(world);
-    let count = solved.carve.reaches.len();
+    let count = solved.terrain.carve.reaches.len();
     let image =
         watershed::render_section(&solved, watershed::ReachId(reach), 1200, 400).ok_or_else(|| {
             format!("world '{}' has {count} reaches (0..{count}); no reach {reach}", world.name)

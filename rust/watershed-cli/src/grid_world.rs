@@ -4,12 +4,11 @@
 //! is written, so a failed run leaves nothing half-written.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use watershed::{
     erode_droplets, erode_stream_power, render_accumulation, render_grid_profile, render_relief,
     sample_region, write_npy, DrainageParams, Droplets, Grid, GridMaps, HeightmapParams, HeightmapWorld,
-    SeaState, StreamPower, WorkedGround, WorldSettings,
+    Pipeline, StreamPower, WorldSettings,
 };
 
 /// What erodes the heightmap before it drains.
@@ -181,10 +180,7 @@ fn load(
 /// A square of `size_m` metres of `world`'s worked ground (eroded and settled, as the
 /// planet's solve reads it) centred on `lat_lon` (degrees), on `cells` × `cells` cells.
 pub fn region(world: &WorldSettings, lat_lon: (f64, f64), size_m: f64, cells: usize) -> (Grid, Vec<f64>) {
-    let crest = SeaState::for_world(world).storm_crest_m();
-    let never = AtomicBool::new(false);
-    let params = DrainageParams::for_world(world, crest);
-    match WorkedGround::build_cancellable(world, &params, &|_, _| {}, &never) {
+    match Pipeline::new(world).ground() {
         Some(ground) => sample_region(&ground.planet, lat_lon.0, lat_lon.1, size_m, cells),
         None => unreachable!("a build nobody can cancel finishes"),
     }

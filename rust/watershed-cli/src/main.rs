@@ -569,16 +569,16 @@ fn check(path: &Path) -> ExitCode {
 
 fn digest(world: &WorldSettings) {
     let solved = watershed::World::build(world);
-    let d = watershed::world_digests(world, &solved.planet);
+    let d = watershed::world_digests(world, &solved.terrain.planet);
     println!("world       {}", world.name);
     println!("samples     {}", watershed::DIGEST_SAMPLES);
     println!("directions  {}", d.directions);
     println!("heights     {}", d.heights);
-    println!("network     {}", solved.network_digest());
-    println!("sets        {}", solved.sets_digest());
-    println!("carve       {}", solved.carve_digest());
-    println!("water       {}", solved.water_digest());
-    println!("scatter     {}", solved.scatter_digest());
+    println!("network     {}", solved.terrain.network_digest());
+    println!("sets        {}", solved.terrain.sets_digest());
+    println!("carve       {}", solved.terrain.carve_digest());
+    println!("water       {}", watershed::water_digest(&solved));
+    println!("scatter     {}", watershed::scatter_digest(&solved));
 }
 
 fn probe(path: &Path, only: Option<&str>, memory: Memory) -> ExitCode {

@@ -7,7 +7,7 @@ use crate::registry;
 use crate::worker::{Report, Worker};
 use godot::prelude::*;
 use std::sync::Arc;
-use watershed::World;
+use watershed::{Pipeline, World};
 
 /// Solves where every point of the planet drains: the lattice, receivers, lakes, catchments
 /// and rivers, then the channels and the water table, on a worker thread. Points at a
@@ -128,7 +128,7 @@ impl DrainageSolver {
         // stage and starts this one only once it has, so at most one solve of this solver
         // runs at a time.
         self.worker.start(move |progress, cancel| {
-            World::build_cancellable(&settings, progress, cancel).map(Arc::new)
+            Pipeline::new(&settings).progress(progress).cancel(cancel).world().map(Arc::new)
         });
         true
     }
@@ -170,8 +170,11 @@ impl DrainageSolver {
     /// Unit position of every lattice node.
     #[func]
     fn positions(&self) -> PackedVector3Array {
-        let v: Vec<Vector3> =
-            self.world.iter().flat_map(|w| w.lattice.positions().iter().map(|&p| to_vector3(p))).collect();
+        let v: Vec<Vector3> = self
+            .world
+            .iter()
+            .flat_map(|w| w.terrain.lattice.positions().iter().map(|&p| to_vector3(p)))
+            .collect();
         PackedVector3Array::from(v)
     }
 
@@ -179,21 +182,21 @@ impl DrainageSolver {
     #[func]
     fn heights(&self) -> PackedFloat32Array {
         PackedFloat32Array::from(
-            self.world.iter().flat_map(|w| w.heights.iter().map(|&h| h as f32)).collect::<Vec<_>>(),
+            self.world.iter().flat_map(|w| w.terrain.heights.iter().map(|&h| h as f32)).collect::<Vec<_>>(),
         )
     }
 
     /// Receiver of every node; -1 where the water stops (sea, sink).
     #[func]
     fn receivers(&self) -> PackedInt32Array {
-        let r = self.world.iter().flat_map(|w| w.drainage.receiver_indices()).map(|r| r as i32);
+        let r = self.world.iter().flat_map(|w| w.terrain.drainage.receiver_indices()).map(|r| r as i32);
         PackedInt32Array::from(r.collect::<Vec<_>>())
     }
 
     /// Catchment area of every node, m².
     #[func]
     fn catchment(&self) -> PackedFloat32Array {
-        let c = self.world.iter().flat_map(|w| w.drainage.catchment_m2.iter().map(|&c| c as f32));
+        let c = self.world.iter().flat_map(|w| w.terrain.drainage.catchment_m2.iter().map(|&c| c as f32));
         PackedFloat32Array::from(c.collect::<Vec<_>>())
     }
 
@@ -214,14 +217,17 @@ impl DrainageSolver {
     #[func]
     fn kinds(&self) -> PackedByteArray {
         PackedByteArray::from(
-            self.world.iter().flat_map(|w| w.drainage.kind.iter().map(|&k| k as u8)).collect::<Vec<_>>(),
+            self.world
+                .iter()
+                .flat_map(|w| w.terrain.drainage.kind.iter().map(|&k| k as u8))
+                .collect::<Vec<_>>(),
         )
     }
 
     /// Standing water level of every node (sea or lake level), NaN elsewhere.
     #[func]
     fn levels(&self) -> PackedFloat32Array {
-        let l = self.world.iter().flat_map(|w| w.drainage.water_levels_m().map(|l| l as f32));
+        let l = self.world.iter().flat_map(|w| w.terrain.drainage.water_levels_m().map(|l| l as f32));
         PackedFloat32Array::from(l.collect::<Vec<_>>())
     }
 
@@ -230,7 +236,7 @@ impl DrainageSolver {
     #[func]
     fn nearest_node(&self, direction: Vector3) -> i64 {
         let Some(dir) = checked_direction(direction, "DrainageSolver.nearest_node") else { return -1 };
-        self.world.as_ref().map_or(-1, |w| i64::from(w.lattice.nearest_node(dir).0))
+        self.world.as_ref().map_or(-1, |w| i64::from(w.terrain.lattice.nearest_node(dir).0))
     }
 
     /// Metres above the datum of the carved ground (channels cut) in `direction`: what a
@@ -238,7 +244,7 @@ impl DrainageSolver {
     #[func]
     fn ground_at(&self, direction: Vector3) -> f64 {
         let Some(dir) = checked_direction(direction, "DrainageSolver.ground_at") else { return f64::NAN };
-        self.world.as_ref().map_or(f64::NAN, |w| w.ground(dir))
+        self.world.as_ref().map_or(f64::NAN, |w| w.terrain.ground(dir))
     }
 
     /// Lines over the solve's water, `lift_m` metres above it, relative to the planet's
@@ -262,7 +268,7 @@ impl DrainageSolver {
     fn stats(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
         let Some(world) = self.world.as_ref() else { return d };
-        let s = &world.drainage.stats;
+        let s = &world.terrain.drainage.stats;
         for (key, value) in [
             ("nodes", s.nodes),
             ("sea", s.sea),
@@ -276,7 +282,7 @@ impl DrainageSolver {
             ("uphill", s.uphill),
             ("no_path", s.no_path),
             ("underwater_rivers", s.underwater_rivers),
-            ("reaches", world.carve.reaches.len()),
+            ("reaches", world.terrain.carve.reaches.len()),
         ] {
             d.set(key, &(value as i64).to_variant());
         }
@@ -291,11 +297,11 @@ impl DrainageSolver {
     fn digests(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
         let Some(world) = self.world.as_ref() else { return d };
-        let sample = watershed::world_digests(&world.settings, &world.planet);
+        let sample = watershed::world_digests(&world.terrain.settings, &world.terrain.planet);
         d.set("directions", &GString::from(sample.directions.as_str()).to_variant());
         d.set("heights", &GString::from(sample.heights.as_str()).to_variant());
-        d.set("network", &GString::from(world.network_digest().as_str()).to_variant());
-        d.set("sets", &GString::from(world.sets_digest().as_str()).to_variant());
+        d.set("network", &GString::from(world.terrain.network_digest().as_str()).to_variant());
+        d.set("sets", &GString::from(world.terrain.sets_digest().as_str()).to_variant());
         d
     }
 }

@@ -7,7 +7,7 @@ use crate::worker::{Report, Worker};
 use crate::world_settings::WorldSettings;
 use godot::prelude::*;
 use std::sync::Arc;
-use watershed::{Block, BlockFill, DrainageParams, SeaState, WorkedGround};
+use watershed::{Block, BlockFill, Pipeline};
 
 /// The planet's ground: metres above the datum for any direction. Holds a `WorldSettings`;
 /// editing it rebuilds the ground once, on a worker thread: the natural field on the
@@ -105,8 +105,10 @@ impl PlanetHeight {
             Ok(core) => {
                 self.snapshot = Some(core.clone());
                 self.worker.start(move |progress, cancel| {
-                    let params = DrainageParams::for_world(&core, SeaState::for_world(&core).storm_crest_m());
-                    WorkedGround::build_cancellable(&core, &params, progress, cancel)
+                    Pipeline::new(&core)
+                        .progress(progress)
+                        .cancel(cancel)
+                        .ground()
                         .map(|g| Arc::new(g.planet))
                 });
                 true

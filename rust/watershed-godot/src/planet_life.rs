@@ -50,7 +50,7 @@ impl PlanetLife {
         let slope = if max_slope_deg.is_finite() { max_slope_deg.clamp(1.0, 89.0) } else { 25.0 };
         life.biomes
             .nearest(&world, &life.climate, wanted, watershed::unit(dir), slope)
-            .map_or(Vector3::ZERO, |i| to_vector3(world.lattice.positions()[i]))
+            .map_or(Vector3::ZERO, |i| to_vector3(world.terrain.lattice.positions()[i]))
     }
 
     /// Unit direction of the village's centre.

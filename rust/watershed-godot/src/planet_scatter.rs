@@ -75,7 +75,7 @@ impl INode3D for PlanetScatter {
         let done: Vec<BuiltChunk> = rx.try_iter().collect();
         for (key, things) in done {
             if self.chunks.arrived(key) {
-                self.show_chunk(key, &things, world.settings.radius_m);
+                self.show_chunk(key, &things, world.terrain.settings.radius_m);
             }
         }
         let Some(stale) = self.chunks.stale() else { return };
@@ -132,7 +132,7 @@ impl PlanetScatter {
 
     /// The chunks at `chunk_level` whose centres are within `radius_m` of `viewer`.
     fn chunks_around(&self, world: &World, viewer: DVec3) -> BTreeSet<ChunkKey> {
-        let radius = world.settings.radius_m;
+        let radius = world.terrain.settings.radius_m;
         let level = u8::try_from(self.chunk_level.clamp(4, 14)).unwrap_or(8);
         let width = radius * std::f64::consts::FRAC_PI_2 / f64::from(1u32 << level);
         let split = self.radius_m / width + 2.0;

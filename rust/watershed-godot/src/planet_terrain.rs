@@ -85,19 +85,25 @@ impl INode3D for PlanetTerrain {
         }
         let level = u8::try_from(self.max_level.clamp(0, 16)).unwrap_or(9);
         let wanted: BTreeSet<ChunkKey> =
-            select_chunks(world.settings.radius_m, local, self.split_factor, level).into_iter().collect();
+            select_chunks(world.terrain.settings.radius_m, local, self.split_factor, level)
+                .into_iter()
+                .collect();
         let res = usize::try_from(self.chunk_resolution.clamp(2, 128)).unwrap_or(24);
         let with_water = self.water_material.is_some();
         let life = shared_life(&world);
         for key in self.chunks.want(wanted) {
             let (world, tx, life) = (world.clone(), tx.clone(), life.clone());
             rayon::spawn(move || {
-                let skirt = world.settings.relief_m * 0.02 + 2.0;
-                let water = if with_water { world.water_chunk_mesh(key, res) } else { MeshArrays::default() };
+                let skirt = world.terrain.settings.relief_m * 0.02 + 2.0;
+                let water = if with_water {
+                    watershed::water_chunk_mesh(&world, key, res)
+                } else {
+                    MeshArrays::default()
+                };
                 // The life is worked out on a thread of its own, never on a rayon worker, so
                 // waiting for it here cannot hold up the work it waits on.
                 let climate = &life.wait().climate;
-                let _ = tx.send((key, world.chunk_mesh(climate, key, res, skirt), water));
+                let _ = tx.send((key, world.terrain.chunk_mesh(climate, key, res, skirt), water));
             });
         }
     }

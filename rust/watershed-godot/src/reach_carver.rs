@@ -49,7 +49,7 @@ impl INode3D for ReachCarver {
         let radius = self.stream_radius_m;
         let streamer = self.streamer.get_or_insert_with(|| ReachStreamer::new(radius));
         streamer.radius_m = radius;
-        let update = streamer.update(&world.carve.reaches, world.settings.radius_m, local);
+        let update = streamer.update(&world.terrain.carve.reaches, world.terrain.settings.radius_m, local);
         for id in update.unload {
             let name = format!("Reach{}", id.0);
             if let Some(mut child) = self.base().get_node_or_null(&name) {
@@ -101,12 +101,15 @@ impl ReachCarver {
     #[func]
     fn reach_points(&self, id: i64) -> PackedVector3Array {
         let Some(world) = self.world() else { return PackedVector3Array::new() };
-        let Some(reach) = usize::try_from(id).ok().and_then(|i| world.carve.reaches.get(i)) else {
-            godot_error!("ReachCarver.reach_points: no reach {id} (0 to {})", world.carve.reaches.len());
+        let Some(reach) = usize::try_from(id).ok().and_then(|i| world.terrain.carve.reaches.get(i)) else {
+            godot_error!(
+                "ReachCarver.reach_points: no reach {id} (0 to {})",
+                world.terrain.carve.reaches.len()
+            );
             return PackedVector3Array::new();
         };
-        let ends =
-            [reach.start, reach.end].map(|d| to_vector3(d * (world.settings.radius_m + world.ground(d))));
+        let ends = [reach.start, reach.end]
+            .map(|d| to_vector3(d * (world.terrain.settings.radius_m + world.terrain.ground(d))));
         PackedVector3Array::from(ends.to_vec())
     }
 }
@@ -118,12 +121,13 @@ impl ReachCarver {
 
     fn reach_ids(&self, keep: impl Fn(&watershed::Reach) -> bool) -> PackedInt32Array {
         let Some(world) = self.world() else { return PackedInt32Array::new() };
-        let ids = world.carve.reaches.iter().enumerate().filter(|(_, r)| keep(r)).map(|(i, _)| i as i32);
+        let ids =
+            world.terrain.carve.reaches.iter().enumerate().filter(|(_, r)| keep(r)).map(|(i, _)| i as i32);
         PackedInt32Array::from(ids.collect::<Vec<_>>())
     }
 
     fn add_water_mesh(&mut self, world: &World, id: ReachId) {
-        let arrays = world.water_mesh(id);
+        let arrays = watershed::reach_water_mesh(world, id);
         if arrays.indices.is_empty() {
             return;
         }

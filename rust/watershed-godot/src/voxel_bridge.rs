@@ -48,7 +48,7 @@ fn fill(
     let depth = sdf_depth(bits, func)?;
     let b = block(origin, size, lod, func)?;
     let mut values = vec![0f32; b.voxels()];
-    match world.fill_block(&b, &mut values) {
+    match world.terrain.fill_block(&b, &mut values) {
         Ok(fill) => Some((values, fill, depth)),
         Err(e) => {
             godot_error!("WatershedVoxel.{func}: {e}");
@@ -78,7 +78,7 @@ impl WatershedVoxel {
         let Some(world) = world(handle, "uniform_sdf") else { return f64::NAN };
         let Some(b) = block(origin, size, lod, "uniform_sdf") else { return f64::NAN };
         let mut scratch = vec![0f32; b.voxels()];
-        match world.fill_block(&b, &mut scratch) {
+        match world.terrain.fill_block(&b, &mut scratch) {
             Ok(BlockFill::Uniform(v)) => f64::from(v),
             _ => f64::NAN,
         }
@@ -119,6 +119,6 @@ impl WatershedVoxel {
             godot_error!("WatershedVoxel.sdf_at: a position must be finite, got {position}");
             return f64::NAN;
         }
-        world.sdf(p)
+        world.terrain.sdf(p)
     }
 }

@@ -67,14 +67,14 @@ impl IRigidBody3D for WaterBody3D {
         let points: Vec<_> =
             Hull::cuboid_samples(size).iter().map(|&s| to_dvec3(transform * to_vector3(s))).collect();
         let velocity = to_dvec3(self.base().get_linear_velocity());
-        let forces = world.hull_forces(&Hull::cuboid(size, self.drag.max(0.0)), &points, velocity, time);
+        let forces = Hull::cuboid(size, self.drag.max(0.0)).forces(&world, &points, velocity, time);
         for (force, point) in forces.into_iter().zip(&points) {
             let offset = to_vector3(*point) - position;
             self.base_mut().apply_force_ex(to_vector3(force)).position(offset).done();
         }
         let helm = self.helm;
         if helm > 0.0 {
-            if let Some(offset) = world.channel_offset(to_dvec3(position)) {
+            if let Some(offset) = world.water().channel_offset(to_dvec3(position)) {
                 self.base_mut().apply_central_force(to_vector3(offset * helm));
             }
         }
@@ -101,7 +101,7 @@ impl WaterBody3D {
             drag_n_s_per_m: self.drag,
             helm_n_per_m: self.helm,
         };
-        let centre = world.afloat_at(&boat, dir);
+        let centre = boat.afloat_at(&world, dir);
         let up = to_vector3(centre.normalize());
         let mut side = up.cross(Vector3::UP).normalized();
         if !side.is_finite() || side.length() < 0.5 {

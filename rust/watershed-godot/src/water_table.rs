@@ -48,7 +48,7 @@ impl WaterTable {
     #[func]
     fn level_at(&self, direction: Vector3) -> f64 {
         let Some(dir) = checked_direction(direction, "WaterTable.level_at") else { return f64::NAN };
-        self.world().map_or(f64::NAN, |w| or_nan(w.level_at(dir)))
+        self.world().map_or(f64::NAN, |w| or_nan(w.water().level_at(dir)))
     }
 
     /// Levels for many directions, in parallel (NaN where dry).
@@ -58,21 +58,27 @@ impl WaterTable {
             return PackedFloat32Array::new();
         };
         let Some(w) = self.world() else { return PackedFloat32Array::new() };
-        PackedFloat32Array::from(w.levels_at(&dirs).into_iter().map(|l| or_nan(l) as f32).collect::<Vec<_>>())
+        PackedFloat32Array::from(
+            w.water()
+                .each(&dirs, |w, d| w.level_at(d))
+                .into_iter()
+                .map(|l| or_nan(l) as f32)
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// How far `position` is under the still surface, metres (negative above); NaN when dry.
     #[func]
     fn depth_at(&self, position: Vector3) -> f64 {
         let Some(p) = checked_direction(position, "WaterTable.depth_at") else { return f64::NAN };
-        self.world().map_or(f64::NAN, |w| or_nan(w.depth_at(p)))
+        self.world().map_or(f64::NAN, |w| or_nan(w.water().depth_at(p)))
     }
 
     /// Whether `position` is under still water.
     #[func]
     fn is_underwater(&self, position: Vector3) -> bool {
         let Some(p) = checked_direction(position, "WaterTable.is_underwater") else { return false };
-        self.world().is_some_and(|w| w.is_underwater(p))
+        self.world().is_some_and(|w| w.water().is_underwater(p))
     }
 
     /// Water velocity at `position`, m/s along the river (zero outside rivers).
@@ -81,7 +87,7 @@ impl WaterTable {
         let Some(p) = checked_direction(position, "WaterTable.flow_at") else {
             return Vector3::splat(f32::NAN);
         };
-        self.world().map_or(Vector3::ZERO, |w| to_vector3(w.flow_at(p)))
+        self.world().map_or(Vector3::ZERO, |w| to_vector3(w.water().flow_at(p)))
     }
 
     /// Height of the moving sea surface over `position` at `time` seconds, metres above the
@@ -92,7 +98,7 @@ impl WaterTable {
         let Some(time) = checked_number(time, -1e9..=1e9, "WaterTable.wave_height_at", "time") else {
             return f64::NAN;
         };
-        let sea = self.world().and_then(|w| w.water.sea.clone());
+        let sea = self.world().and_then(|w| w.levels.sea.clone());
         sea.map_or(f64::NAN, |s| s.surface_height_m(p, time))
     }
 
@@ -108,7 +114,11 @@ impl WaterTable {
         };
         let Some(w) = self.world() else { return PackedFloat32Array::new() };
         PackedFloat32Array::from(
-            w.submersion(&p, time).into_iter().map(|d| or_nan(d) as f32).collect::<Vec<_>>(),
+            w.water()
+                .each(&p, |w, d| w.submersion_at(d, time))
+                .into_iter()
+                .map(|d| or_nan(d) as f32)
+                .collect::<Vec<_>>(),
         )
     }
 
@@ -140,9 +150,7 @@ impl WaterTable {
         let Some(time) = checked_number(time, -1e9..=1e9, FUNC, "time") else { return none() };
         let Some(w) = self.world() else { return none() };
         let hull = Hull::cuboid(size, drag);
-        PackedVector3Array::from(
-            w.hull_forces(&hull, &p, v, time).into_iter().map(to_vector3).collect::<Vec<_>>(),
-        )
+        PackedVector3Array::from(hull.forces(&w, &p, v, time).into_iter().map(to_vector3).collect::<Vec<_>>())
     }
 
     /// From `position` (or a direction) to the centre line of the river channel that holds
@@ -151,7 +159,7 @@ impl WaterTable {
     #[func]
     fn channel_offset(&self, position: Vector3) -> Vector3 {
         let Some(p) = checked_direction(position, "WaterTable.channel_offset") else { return Vector3::ZERO };
-        self.world().and_then(|w| w.channel_offset(p)).map_or(Vector3::ZERO, to_vector3)
+        self.world().and_then(|w| w.water().channel_offset(p)).map_or(Vector3::ZERO, to_vector3)
     }
 
     /// Where a box of `size` (metres) is sampled for `hull_forces`: the centres of its eight
@@ -174,7 +182,7 @@ impl WaterTable {
             return f64::NAN;
         };
         let Some(dip_m) = checked_number(dip_m, 0.0..=radius_m, FUNC, "dip_m") else { return f64::NAN };
-        self.world().map_or(f64::NAN, |w| or_nan(w.mill_rate_rad_s(p, radius_m, dip_m)))
+        self.world().map_or(f64::NAN, |w| or_nan(w.mills().rate_rad_s(p, radius_m, dip_m)))
     }
 
     /// Where a mill stands: the unit direction of the middle of the largest river reach
@@ -182,7 +190,7 @@ impl WaterTable {
     /// world without rivers.
     #[func]
     fn mill_site(&self) -> Vector3 {
-        self.world().and_then(|w| w.mill_site()).map_or(Vector3::ZERO, to_vector3)
+        self.world().and_then(|w| w.mills().site()).map_or(Vector3::ZERO, to_vector3)
     }
 
     /// The wave parameters as shader uniforms: `wave_dir_0..3` (Vector3), `wave_0..3`
@@ -191,7 +199,7 @@ impl WaterTable {
     #[func]
     fn shader_uniforms(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
-        let Some(sea) = self.world().and_then(|w| w.water.sea.clone()) else { return d };
+        let Some(sea) = self.world().and_then(|w| w.levels.sea.clone()) else { return d };
         for (name, values) in sea.shader_uniforms() {
             let f = |i: usize| values.get(i).copied().unwrap_or(0.0) as f32;
             let value = match values.len() {
@@ -210,8 +218,9 @@ impl WaterTable {
     #[func]
     fn depth_map(&self, width: i64) -> Option<Gd<Image>> {
         let world = self.world()?;
-        let (w, h, data) =
-            world.sea_depth_map(width).map_err(|e| godot_error!("WaterTable.depth_map: {e}")).ok()?;
+        let (w, h, data) = watershed::sea_depth_map(&world, width)
+            .map_err(|e| godot_error!("WaterTable.depth_map: {e}"))
+            .ok()?;
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
         Image::create_from_data(w as i32, h as i32, false, Format::RF, &PackedByteArray::from(bytes))
     }
@@ -223,7 +232,7 @@ impl WaterTable {
         const FUNC: &str = "WaterTable.flow_speed_at_depth";
         let Some(p) = checked_direction(position, FUNC) else { return f64::NAN };
         let Some(dip_m) = checked_number(dip_m, 0.0..=1e4, FUNC, "dip_m") else { return f64::NAN };
-        let flow = self.world().and_then(|w| w.reach_flow_at(p));
+        let flow = self.world().and_then(|w| w.water().reach_flow_at(p));
         flow.map_or(f64::NAN, |f| f.speed_at_depth_m_s(dip_m))
     }
 
@@ -234,7 +243,7 @@ impl WaterTable {
     fn water_stats(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
         let Some(w) = self.world() else { return d };
-        let s = w.water_stats();
+        let s = watershed::water_stats(&w);
         d.set("bank_mismatches", &(s.bank_mismatches as i64).to_variant());
         d.set("worst_bank_m", &s.worst_bank_m.to_variant());
         d.set("steps", &(s.steps as i64).to_variant());

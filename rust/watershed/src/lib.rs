@@ -21,26 +21,31 @@
 //!    collars. [`Terrain`] holds stages 1–5 for one planet; [`Terrain::ground`] is the one
 //!    carved height function, [`Terrain::sdf`] and [`Terrain::fill_block`] its voxel form.
 //! 6. **`water/`** — [`WaterLevels`]: every river, lake and sea level once, at load, from the
-//!    terrain alone; [`SeaState`]: the Gerstner trains, the storm crest (handed to the
-//!    drainage as a number) and the shader uniforms. [`World`] is a terrain and its water
-//!    table, and answers every water question ([`World::water_at`], [`World::flow_at`],
-//!    [`World::submersion`], mill rates); [`Hull`] floats bodies on it
-//!    ([`World::hull_forces`]).
+//!    terrain alone; [`SeaState`]: the Gerstner trains, the storm crest and the shader
+//!    uniforms. [`World`] is a terrain and its water table; its questions go through small
+//!    views: [`World::water`] ([`WorldWater`]: level, depth, flow, submersion, in batches
+//!    too) and [`World::mills`] ([`Mills`]). Floating bodies have their own modules:
+//!    [`Hull`] (buoyancy and drag) and [`Boat`].
 //! 7. **`life/`** — what lives on the solved world, read from it and never written back:
 //!    [`Climate`] (temperature from latitude, altitude and the climate bias; moisture from
 //!    the water nearby and rain shadows), [`Biome`]s, [`Sites`] (the village, hamlets, the
 //!    mill and the spawn), [`Places`] (the named places around them), [`Scatter`] (trees and
 //!    rocks per chunk).
-//! 8. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
-//!    [`Terrain::chunk_mesh`]), river water surfaces ([`World::water_mesh`]), voxel blocks
+//! 8. **`pipeline/`** — [`Pipeline`]: how a world is made, stages 1–7 in the order the
+//!    water flows, in one file, with progress, cancellation and the ground shown as erosion
+//!    works it; [`drainage_params`] is the one place the storm crest reaches the drainage;
+//!    [`World::build`] is the plain call.
+//! 9. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
+//!    [`Terrain::chunk_mesh`]), river water surfaces ([`reach_water_mesh`]), voxel blocks
 //!    ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
 //!    the water table), lines over the water for an editor ([`Overlay`]), streaming
-//!    ([`ReachStreamer`]), `.npy` files ([`read_array2`], [`write_npy`]).
-//! 9. **`checks/`** — invariants and counts ([`World::water_stats`], [`World::carve_stats`],
-//!    the teleport check, [`world_probes`]), the headline [`Figures`], SHA-256 over raw IEEE
-//!    bytes ([`world_digests`], [`Terrain::network_digest`]), and what a solve will cost
-//!    before it runs ([`estimate_solve`], [`check_solve_memory`], from the stages'
-//!    constants), apart from the stages they measure.
+//!    ([`ReachStreamer`] for reaches, [`ChunkStreamer`] for chunks), `.npy` files
+//!    ([`read_array2`], [`write_npy`]).
+//! 10. **`checks/`** — invariants and counts ([`water_stats`], [`carve_stats`],
+//!     [`teleport_check`], [`world_probes`]), the headline [`Figures`], SHA-256 over raw
+//!     IEEE bytes ([`world_digests`], [`Terrain::network_digest`]), and what a solve will
+//!     cost before it runs ([`estimate_solve`], [`check_solve_memory`], from the stages'
+//!     constants), apart from the stages they measure.
 //!
 //! Shared by all: `math/` (directions on the sphere, reach geometry and profiles, the seeded
 //! generator [`SplitMix64`]), cancellation and the stopwatch that times a build's stages;
@@ -51,9 +56,9 @@
 //!
 //! // The quick world (2 km radius), solved; then the water over a river's middle.
 //! let world = World::build(&testkit::world(testkit::QUICK_WORLD));
-//! let reach = &world.carve.reaches[0];
-//! let level = world.level_at(reach.start + reach.end);
-//! assert!(level.is_some_and(|l| l > world.ground(reach.start + reach.end)));
+//! let reach = &world.terrain.carve.reaches[0];
+//! let level = world.water().level_at(reach.start + reach.end);
+//! assert!(level.is_some_and(|l| l > world.terrain.ground(reach.start + reach.end)));
 //! ```
 //!
 //! Units are metres, seconds and radians unless a name says otherwise (`lat_deg`).
@@ -71,6 +76,7 @@ mod ground;
 mod life;
 mod math;
 mod output;
+mod pipeline;
 mod settings;
 mod stopwatch;
 pub mod testkit;
@@ -88,10 +94,12 @@ pub use checks::budget::{
     GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
 };
 pub use checks::digest::{
-    digest_directions, digest_f64, scatter_digest_chunks, world_digests, WorldDigests, DIGEST_SAMPLES,
+    digest_directions, digest_f64, scatter_digest, scatter_digest_chunks, water_digest, world_digests,
+    WorldDigests, DIGEST_SAMPLES,
 };
 pub use checks::figures::{Figures, LatLonDeg};
 pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
+pub use checks::stats::{carve_stats, river_sample_points, teleport_check, water_stats};
 pub use drainage::grid::{drain_grid, drain_grid_handing_over, GridOptions};
 pub use drainage::{
     route, solve, solve_cancellable, solve_handing_over, solve_with_surfaces, Drainage, DrainageParams,
@@ -131,7 +139,7 @@ pub use output::grid_maps::{
 };
 pub use output::grid_mesh::{grid_mesh, ground_mesh, splat_color, water_mesh, LAYER_COLORS, WATER_COLORS};
 pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
-pub use output::mesh::{MeshArrays, MAX_DEPTH_MAP_WIDTH};
+pub use output::mesh::{reach_water_mesh, sea_depth_map, water_chunk_mesh, MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
     read_array2, read_array2_from, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
 };
@@ -146,6 +154,7 @@ pub use output::voxel::{
     encode_sdf, fill_natural_block, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD,
     MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
 };
+pub use pipeline::{drainage_params, FrameStage, GroundFrame, GroundSink, Pipeline};
 pub use settings::{
     closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
     KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
@@ -161,5 +170,6 @@ pub use water::levels::{
     reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterParams, WaterStats, BASE_RUNOFF_M_S,
     LAKE_BLEND_M, SEA_CLEARANCE_M,
 };
+pub use water::mills::Mills;
 pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
-pub use water::world::World;
+pub use water::world::{World, WorldWater};

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use watershed::testkit::{world, QUICK_WORLD};
-use watershed::{checked_unit, Block, DVec3, VoxelError, World, MAX_BLOCK_LOD, MAX_BLOCK_SIDE};
+use watershed::{checked_unit, Block, DVec3, Pipeline, VoxelError, World, MAX_BLOCK_LOD, MAX_BLOCK_SIDE};
 
 #[test]
 fn a_zero_nan_or_infinite_vector_has_no_direction() {
@@ -52,12 +52,11 @@ fn a_cancelled_build_stops_and_an_uncancelled_one_matches_build() {
             cancel.store(true, Ordering::Relaxed);
         }
     };
-    assert!(World::build_cancellable(&settings, &report, &cancel).is_none());
+    assert!(Pipeline::new(&settings).progress(&report).cancel(&cancel).world().is_none());
     assert_eq!(*stages.lock().expect("not poisoned"), ["lattice", "heights"], "stopped at the next stage");
 
-    let never = AtomicBool::new(false);
-    let built = World::build_cancellable(&settings, &|_, _| {}, &never).expect("not cancelled");
-    assert_eq!(built.drainage.receivers, World::build(&settings).drainage.receivers);
+    let built = Pipeline::new(&settings).world().expect("not cancelled");
+    assert_eq!(built.terrain.drainage.receivers, World::build(&settings).terrain.drainage.receivers);
 }
 
 #[test]
@@ -77,12 +76,12 @@ fn the_long_loops_give_up_once_the_flag_is_set() {
 fn a_depth_map_width_is_checked_before_anything_is_allocated() {
     let world = watershed::testkit::built(QUICK_WORLD);
     for width in [-5, 0, 1, 1 << 40] {
-        let message = world.sea_depth_map(width).expect_err("out of bounds");
+        let message = watershed::sea_depth_map(world, width).expect_err("out of bounds");
         assert_eq!(
             message,
             format!("width must be 2 to {} pixels, got {width}", watershed::MAX_DEPTH_MAP_WIDTH)
         );
     }
-    let (w, h, depths) = world.sea_depth_map(64).expect("in bounds");
+    let (w, h, depths) = watershed::sea_depth_map(world, 64).expect("in bounds");
     assert_eq!((w, h, depths.len()), (64, 32, 64 * 32));
 }

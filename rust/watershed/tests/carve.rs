@@ -13,22 +13,26 @@ const QUICK_CARVE: &str = "6fc0b376496330de3e7f1dfc32c89ba662d7cfe62a989bc3fbc40
 
 fn check_carve(world: &World) {
     // Every reach is found from its upstream node, and only there.
-    for (k, reach) in world.carve.reaches.iter().enumerate() {
-        assert_eq!(world.carve.reach_from(reach.from.index()), Some(ReachId(k as u32)), "reach {k}");
-        assert_ne!(world.carve.reach_from(reach.to.index()).map(|id| id.0), Some(k as u32), "reach {k}");
+    for (k, reach) in world.terrain.carve.reaches.iter().enumerate() {
+        assert_eq!(world.terrain.carve.reach_from(reach.from.index()), Some(ReachId(k as u32)), "reach {k}");
+        assert_ne!(
+            world.terrain.carve.reach_from(reach.to.index()).map(|id| id.0),
+            Some(k as u32),
+            "reach {k}"
+        );
     }
-    let name = &world.settings.name;
-    let s = world.carve_stats(32);
+    let name = &world.terrain.settings.name;
+    let s = watershed::carve_stats(world, 32);
     assert_eq!(
         (s.bed_rising, s.tributary_below_main, s.steep_faces, s.floating_stretches),
         (0, 0, 0, 0),
         "{name}: carve invariants"
     );
-    assert_eq!(s.mouths_with_collar, world.drainage.stats.mouths, "{name}: every mouth has a collar");
-    for reach in &world.carve.reaches {
+    assert_eq!(s.mouths_with_collar, world.terrain.drainage.stats.mouths, "{name}: every mouth has a collar");
+    for reach in &world.terrain.carve.reaches {
         // Settled: the last stretch of a stream lies at the level of what it joins.
         if reach.ends_in == ReachEnd::River {
-            let main = world.carve.bed_of(reach.to);
+            let main = world.terrain.carve.bed_of(reach.to);
             let step = reach.step_m();
             for (k, &b) in reach.beds.iter().enumerate() {
                 if (reach.pieces() - k) as f64 * step <= reach.settle_m {
@@ -39,10 +43,10 @@ fn check_carve(world: &World) {
         // A channel leaving a lake starts at its sill, or as low as a stream joining there,
         // or as low as the face limit cuts it back above a fall.
         if let Some(lake) = reach.leaves_lake_m {
-            let joining = (world.carve.reaches.iter().filter(|r| r.to == reach.from))
+            let joining = (world.terrain.carve.reaches.iter().filter(|r| r.to == reach.from))
                 .map(|r| r.bed_end_m())
                 .fold(f64::INFINITY, f64::min);
-            let sill = (lake.min(world.heights[reach.from.index()]) - SILL_DEPTH_M).min(joining);
+            let sill = (lake.min(world.terrain.heights[reach.from.index()]) - SILL_DEPTH_M).min(joining);
             let cut_back = reach.beds[1] + MAX_FACE_SLOPE * reach.step_m();
             assert!(
                 reach.bed_start_m() >= sill.min(cut_back) - 1e-9,
@@ -74,7 +78,7 @@ fn every_shipped_world_carves_cleanly() {
     for w in &testkit::shipped().worlds {
         let world = World::build(w);
         check_carve(&world);
-        let s = world.carve_stats(32);
+        let s = watershed::carve_stats(&world, 32);
         counts.push((w.name.clone(), s.falls, s.tallest_fall_m.round() as i64, s.shallow_stretches));
     }
     let pinned: Vec<(String, usize, i64, usize)> =
@@ -86,43 +90,48 @@ fn every_shipped_world_carves_cleanly() {
 fn a_drop_into_the_sea_is_a_shoreline_not_a_fall() {
     let world = testkit::built("home");
     let steep_mouths =
-        world.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea && r.drop_m > FALL_DROP_M);
+        world.terrain.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea && r.drop_m > FALL_DROP_M);
     assert!(steep_mouths.clone().count() > 0, "the rule has something to decide");
     assert!(steep_mouths.clone().all(|r| !r.fall));
-    assert!(world.carve.reaches.iter().any(|r| r.fall), "falls inland remain");
+    assert!(world.terrain.carve.reaches.iter().any(|r| r.fall), "falls inland remain");
 }
 
 #[test]
 fn carved_ground_only_lowers_and_reaches_the_bed() {
     let world = testkit::built(QUICK_WORLD);
     for d in watershed::random_directions(3, 20_000) {
-        let (g, n) = world.ground_and_natural(d);
+        let (g, n) = world.terrain.ground_and_natural(d);
         assert!(g <= n, "carve raised ground at {d}");
         // The carve reads the natural ground through its own nearest-node search: the same
         // bits as the ground field's.
-        assert_eq!(n.to_bits(), world.planet.height(d).to_bits(), "natural ground at {d}");
+        assert_eq!(n.to_bits(), world.terrain.planet.height(d).to_bits(), "natural ground at {d}");
     }
-    for reach in &world.carve.reaches {
-        let mid = watershed::unit(reach.start + reach.end);
-        let (g, _) = world.ground_and_natural(mid);
+    for reach in &world.terrain.carve.reaches {
+        let mid = reach.middle();
+        let (g, _) = world.terrain.ground_and_natural(mid);
         assert!(g <= reach.bed_at(reach.length_m / 2.0) + 1e-9, "centre line above its bed");
     }
     // Far from any river the carve changes nothing.
-    let far = (0..world.lattice.positions().len())
-        .filter(|&i| world.carve.reaches_at(i).is_empty())
+    let far = (0..world.terrain.lattice.positions().len())
+        .filter(|&i| world.terrain.carve.reaches_at(i).is_empty())
         .filter(|&i| {
-            world.lattice.neighbor_slice(i).iter().all(|&j| world.carve.reaches_at(j as usize).is_empty())
+            world
+                .terrain
+                .lattice
+                .neighbor_slice(i)
+                .iter()
+                .all(|&j| world.terrain.carve.reaches_at(j as usize).is_empty())
         })
         .take(200);
     for i in far {
-        let p = world.lattice.positions()[i];
-        assert_eq!(world.ground(p), world.planet.height(p));
+        let p = world.terrain.lattice.positions()[i];
+        assert_eq!(world.terrain.ground(p), world.terrain.planet.height(p));
     }
 }
 
 #[test]
 fn quick_world_carve_is_pinned() {
-    assert_eq!(testkit::built(QUICK_WORLD).carve_digest(), QUICK_CARVE);
+    assert_eq!(testkit::built(QUICK_WORLD).terrain.carve_digest(), QUICK_CARVE);
 }
 
 /// On the sphere a point's reaches are those touching its nearest node or a neighbour of it,
@@ -130,17 +139,17 @@ fn quick_world_carve_is_pinned() {
 #[test]
 fn reaches_near_a_node_touch_it_or_a_neighbour() {
     let world = testkit::built(QUICK_WORLD);
-    let lattice = &world.lattice;
+    let lattice = &world.terrain.lattice;
     let mut rivers = 0;
     for node in 0..lattice.positions().len() {
-        let mut expected: Vec<u32> = world.carve.reaches_at(node).to_vec();
+        let mut expected: Vec<u32> = world.terrain.carve.reaches_at(node).to_vec();
         for &j in lattice.neighbor_slice(node) {
-            expected.extend_from_slice(world.carve.reaches_at(j as usize));
+            expected.extend_from_slice(world.terrain.carve.reaches_at(j as usize));
         }
         expected.sort_unstable();
         expected.dedup();
         rivers += usize::from(!expected.is_empty());
-        assert_eq!(world.carve.reaches_near(node), expected, "node {node}");
+        assert_eq!(world.terrain.carve.reaches_near(node), expected, "node {node}");
     }
     assert!(rivers > 100, "{rivers} nodes have reaches near");
 }
@@ -148,15 +157,14 @@ fn reaches_near_a_node_touch_it_or_a_neighbour() {
 #[test]
 fn carve_is_the_same_with_one_or_two_threads() {
     let w = testkit::world("home");
-    let run = |threads: usize| testkit::with_threads(threads, || World::build(&w).carve_digest());
+    let run = |threads: usize| testkit::with_threads(threads, || World::build(&w).terrain.carve_digest());
     assert_eq!(run(1), run(2));
 }
 
 fn river_block(world: &World) -> Block {
-    let mid = world.mill_site().expect("a river");
-    let reach =
-        world.carve.reaches.iter().find(|r| watershed::unit(r.start + r.end) == mid).expect("its reach");
-    let centre = mid * (world.settings.radius_m + reach.bed_at(reach.length_m / 2.0));
+    let mid = world.mills().site().expect("a river");
+    let reach = world.terrain.carve.reaches.iter().find(|r| r.middle() == mid).expect("its reach");
+    let centre = mid * (world.terrain.settings.radius_m + reach.bed_at(reach.length_m / 2.0));
     Block { origin: centre - DVec3::splat(8.0), size: [17, 17, 17], step_m: 1.0 }
 }
 
@@ -174,7 +182,7 @@ fn quick_world_block_fills_are_pinned() {
         let half = DVec3::new(size[0] as f64, size[1] as f64, size[2] as f64) * step_m * 0.5;
         let block = Block { origin: centre - half, size, step_m };
         let mut buffer = vec![0f32; size.iter().product()];
-        assert_eq!(world.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
+        assert_eq!(world.terrain.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
         values.extend(buffer.iter().map(|&v| f64::from(v)));
     }
     assert_eq!(watershed::digest_f64(values), QUICK_BLOCKS);
@@ -185,13 +193,17 @@ fn quick_world_block_fills_are_pinned() {
 #[test]
 fn ground_from_a_nearby_node_gives_the_grounds_bits() {
     let world = testkit::built(QUICK_WORLD);
-    let step = 0.3 * (4.0 * std::f64::consts::PI / world.lattice.positions().len() as f64).sqrt();
+    let step = 0.3 * (4.0 * std::f64::consts::PI / world.terrain.lattice.positions().len() as f64).sqrt();
     let mut near = 0;
     for d in watershed::random_directions(8, 400) {
         for k in 0..8 {
             let q = d + DVec3::new(1.0, -0.5, 0.25) * (k as f64 * step);
-            assert_eq!(world.ground_from(q, &mut near).to_bits(), world.ground(q).to_bits(), "at {q}");
-            assert_eq!(near, world.lattice.nearest_node(q).index(), "at {q}");
+            assert_eq!(
+                world.terrain.ground_from(q, &mut near).to_bits(),
+                world.terrain.ground(q).to_bits(),
+                "at {q}"
+            );
+            assert_eq!(near, world.terrain.lattice.nearest_node(q).index(), "at {q}");
         }
     }
 }
@@ -199,13 +211,13 @@ fn ground_from_a_nearby_node_gives_the_grounds_bits() {
 #[test]
 fn sdf_sign_and_scale() {
     let world = testkit::built(QUICK_WORLD);
-    let r = world.settings.radius_m;
+    let r = world.terrain.settings.radius_m;
     for d in watershed::random_directions(5, 300) {
-        let g = world.ground(d);
-        assert!(world.sdf(d * (r + g + 5.0)) > 0.0, "above ground reads outside");
-        assert!(world.sdf(d * (r + g - 5.0)) < 0.0, "below ground reads inside");
+        let g = world.terrain.ground(d);
+        assert!(world.terrain.sdf(d * (r + g + 5.0)) > 0.0, "above ground reads outside");
+        assert!(world.terrain.sdf(d * (r + g - 5.0)) < 0.0, "below ground reads inside");
         // Never more than the vertical distance; equal to it on flat ground.
-        assert!(world.sdf(d * (r + g + 3.0)) <= 3.0 + 1e-6);
+        assert!(world.terrain.sdf(d * (r + g + 3.0)) <= 3.0 + 1e-6);
     }
 }
 
@@ -215,7 +227,7 @@ fn block_fill_matches_point_sdf_in_zxy_order() {
     let block = river_block(world);
     let [sx, sy, sz] = block.size;
     let mut buffer = vec![0f32; sx * sy * sz];
-    assert_eq!(world.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
+    assert_eq!(world.terrain.fill_block(&block, &mut buffer), Ok(BlockFill::Mixed));
     // Both divide the height above the ground by the slope's secant, from slopes sampled
     // 2 m and 0.5 m apart: they agree at the surface and drift apart away from it, most in
     // a channel cut into a slope across it, whose walls are steep (up to 30% here).
@@ -223,7 +235,7 @@ fn block_fill_matches_point_sdf_in_zxy_order() {
     for (x, y, z) in [(0, 0, 0), (3, 9, 5), (8, 8, 8), (16, 2, 11), (5, 16, 16), (12, 7, 1)] {
         let p = block.origin + DVec3::new(x as f64, y as f64, z as f64) * block.step_m;
         let v = f64::from(buffer[y + sy * (x + sx * z)]);
-        let exact = world.sdf(p);
+        let exact = world.terrain.sdf(p);
         if exact.abs() > 0.5 {
             assert_eq!(v.signum(), exact.signum(), "sign at {x},{y},{z}: {v} vs {exact}");
         }
@@ -235,65 +247,69 @@ fn block_fill_matches_point_sdf_in_zxy_order() {
 #[test]
 fn far_blocks_are_uniform_and_bad_requests_are_errors() {
     let world = testkit::built(QUICK_WORLD);
-    let r = world.settings.radius_m;
+    let r = world.terrain.settings.radius_m;
     let mut buffer = vec![7f32; 8 * 8 * 8];
     let sky = Block { origin: DVec3::new(0.0, r + 1000.0, 0.0), size: [8; 3], step_m: 1.0 };
-    assert!(matches!(world.fill_block(&sky, &mut buffer), Ok(BlockFill::Uniform(v)) if v > 0.0));
+    assert!(matches!(world.terrain.fill_block(&sky, &mut buffer), Ok(BlockFill::Uniform(v)) if v > 0.0));
     let core = Block { origin: DVec3::new(0.0, r - 1000.0, 0.0), size: [8; 3], step_m: 4.0 };
-    assert!(matches!(world.fill_block(&core, &mut buffer), Ok(BlockFill::Uniform(v)) if v < 0.0));
+    assert!(matches!(world.terrain.fill_block(&core, &mut buffer), Ok(BlockFill::Uniform(v)) if v < 0.0));
     assert!(buffer.iter().all(|&v| v == 7.0), "uniform blocks leave the buffer alone");
     assert_eq!(
-        world.fill_block(&sky, &mut buffer[..10]),
+        world.terrain.fill_block(&sky, &mut buffer[..10]),
         Err(VoxelError::BufferSize { expected: 512, got: 10 })
     );
     let empty = Block { size: [0, 8, 8], ..sky };
-    assert!(matches!(world.fill_block(&empty, &mut buffer), Err(VoxelError::BadBlock { .. })));
+    assert!(matches!(world.terrain.fill_block(&empty, &mut buffer), Err(VoxelError::BadBlock { .. })));
     let nan = Block { step_m: f64::NAN, ..sky };
-    assert!(matches!(world.fill_block(&nan, &mut buffer), Err(VoxelError::BadBlock { .. })));
+    assert!(matches!(world.terrain.fill_block(&nan, &mut buffer), Err(VoxelError::BadBlock { .. })));
 }
 
 #[test]
 fn every_reach_bakes_small_and_reads_inside_at_its_centre() {
     let world = testkit::built(QUICK_WORLD);
-    for id in 0..world.carve.reaches.len() as u32 {
-        let v = world.bake_reach(ReachId(id)).expect("bake");
+    for id in 0..world.terrain.carve.reaches.len() as u32 {
+        let v = world.terrain.bake_reach(ReachId(id)).expect("bake");
         assert!(v.bytes() < 8 * 1024, "reach {id}: {} bytes", v.bytes());
         assert_eq!(v.sample(DVec3::ZERO), f64::INFINITY);
     }
-    assert_eq!(world.bake_reach(ReachId(u32::MAX)), Err(VoxelError::NoReach(u32::MAX)));
+    assert_eq!(world.terrain.bake_reach(ReachId(u32::MAX)), Err(VoxelError::NoReach(u32::MAX)));
 }
 
 #[test]
 fn a_viewer_high_above_a_river_streams_it_in() {
     let world = testkit::built("home");
-    let r = world.settings.radius_m;
-    let reach = &world.carve.reaches[world.carve.reaches.len() / 2];
-    let id = watershed::ReachId((world.carve.reaches.len() / 2) as u32);
-    let high = reach.start * (r + world.settings.relief_m);
-    assert!(watershed::reaches_within(&world.carve.reaches, r, high, 50.0).contains(&id));
+    let r = world.terrain.settings.radius_m;
+    let reach = &world.terrain.carve.reaches[world.terrain.carve.reaches.len() / 2];
+    let id = watershed::ReachId((world.terrain.carve.reaches.len() / 2) as u32);
+    let high = reach.start * (r + world.terrain.settings.relief_m);
+    assert!(watershed::reaches_within(&world.terrain.carve.reaches, r, high, 50.0).contains(&id));
 }
 
 #[test]
 fn streaming_depends_on_where_not_how() {
     let world = testkit::built("home");
-    let r = world.settings.radius_m;
-    let reach = &world.carve.reaches[world.carve.reaches.len() / 2];
+    let r = world.terrain.settings.radius_m;
+    let reach = &world.terrain.carve.reaches[world.terrain.carve.reaches.len() / 2];
     let target = reach.start * (r + 2.0);
     let mut walked = ReachStreamer::new(400.0);
     for k in 0..=20 {
         let d = watershed::unit(reach.start + DVec3::new(0.03, 0.0, 0.0) * (1.0 - k as f64 / 20.0));
-        walked.update(&world.carve.reaches, world.settings.radius_m, d * (r + 2.0));
+        walked.update(&world.terrain.carve.reaches, world.terrain.settings.radius_m, d * (r + 2.0));
     }
     let mut jumped = ReachStreamer::new(400.0);
-    let first = jumped.update(&world.carve.reaches, world.settings.radius_m, DVec3::new(0.0, -r, 0.0));
-    let second = jumped.update(&world.carve.reaches, world.settings.radius_m, target);
+    let first = jumped.update(
+        &world.terrain.carve.reaches,
+        world.terrain.settings.radius_m,
+        DVec3::new(0.0, -r, 0.0),
+    );
+    let second = jumped.update(&world.terrain.carve.reaches, world.terrain.settings.radius_m, target);
     assert_eq!(walked.loaded(), jumped.loaded());
     assert!(!walked.loaded().is_empty());
     // The second update loads what is new and unloads what is gone.
     assert!(second.load.iter().all(|id| !first.load.contains(id)));
     assert_eq!(second.unload.len() + jumped.loaded().len(), first.load.len() + second.load.len());
     assert!(
-        jumped.update(&world.carve.reaches, world.settings.radius_m, target).load.is_empty(),
+        jumped.update(&world.terrain.carve.reaches, world.terrain.settings.radius_m, target).load.is_empty(),
         "standing still changes nothing"
     );
 }
@@ -308,7 +324,7 @@ proptest! {
         w.lattice_nodes = 6_000;
         let world = World::build(&w);
         check_carve(&world);
-        for reach in &world.carve.reaches {
+        for reach in &world.terrain.carve.reaches {
             let at = s * reach.length_m;
             let k = ((s * reach.pieces() as f64) as usize).min(reach.pieces() - 1);
             let (a, b) = (reach.beds[k], reach.beds[k + 1]);

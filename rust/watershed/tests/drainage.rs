@@ -4,8 +4,7 @@
 use proptest::prelude::*;
 use watershed::testkit::{self, QUICK_WORLD};
 use watershed::{
-    direction, drain_grid, solve_with_surfaces, DrainageParams, Grid, GridOptions, NodeKind, Outlet,
-    SeaState, World, WorldSettings,
+    direction, drain_grid, solve_with_surfaces, Grid, GridOptions, NodeKind, Outlet, World, WorldSettings,
 };
 
 /// Pinned digests of the quick world's solve: bump only on purpose, and say so in the commit.
@@ -13,21 +12,21 @@ const QUICK_NETWORK: &str = "3fa425ee848636b32693e91f9c4880afc13b78995b2275030db
 const QUICK_SETS: &str = "50d319bfbf1e424459bb7ce03387f5dba5f3bf51f0041119a248422d916d12aa";
 
 fn check_invariants(world: &World) {
-    let name = &world.settings.name;
-    let d = &world.drainage;
+    let name = &world.terrain.settings.name;
+    let d = &world.terrain.drainage;
     let s = &d.stats;
     assert_eq!((s.uphill, s.no_path, s.underwater_rivers), (0, 0, 0), "{name}: invariants");
     // A NaN compares false with everything and would pass every check below unseen.
-    assert!(world.heights.iter().all(|h| h.is_finite()), "{name}: a height is not a number");
+    assert!(world.terrain.heights.iter().all(|h| h.is_finite()), "{name}: a height is not a number");
     // Settled: on a world with lakes every dry node falls to its receiver in the ground
     // itself (the heights an export writes), not only on the routing surface.
-    if world.settings.lakes {
+    if world.terrain.settings.lakes {
         assert_eq!(s.ground_uphill, 0, "{name}: dry nodes without a lower receiver");
         for (i, r) in d.receivers.iter().enumerate() {
             let dry = matches!(d.kind[i], NodeKind::Land | NodeKind::River);
             if let (true, Some(r)) = (dry, r.receiver()) {
                 assert!(
-                    world.heights[r.index()] < world.heights[i],
+                    world.terrain.heights[r.index()] < world.terrain.heights[i],
                     "{name}: {i} stands on a flat or in a hollow"
                 );
             }
@@ -35,19 +34,21 @@ fn check_invariants(world: &World) {
     }
     // Receivers are neighbours, strictly lower on the routing surface (the same solve again,
     // with its surfaces).
-    let crest = SeaState::for_world(&world.settings).storm_crest_m();
-    let params = DrainageParams::for_world(&world.settings, crest);
-    let (again, surfaces) = solve_with_surfaces(&*world.lattice, &world.heights, &params);
+    let params = watershed::drainage_params(&world.terrain.settings);
+    let (again, surfaces) = solve_with_surfaces(&*world.terrain.lattice, &world.terrain.heights, &params);
     assert_eq!(again.receivers, d.receivers, "{name}: the same solve");
     let routing = &surfaces.routing_m;
     for (i, r) in d.receivers.iter().enumerate() {
         if let Some(r) = r.receiver() {
-            assert!(world.lattice.neighbor_slice(i).contains(&r.0), "{name}: {i} drains to a non-neighbour");
+            assert!(
+                world.terrain.lattice.neighbor_slice(i).contains(&r.0),
+                "{name}: {i} drains to a non-neighbour"
+            );
             assert!(routing[r.index()] < routing[i], "{name}: {i} drains uphill");
         }
     }
     // Conservation: all the planet's area arrives at an outlet.
-    let r = world.settings.radius_m;
+    let r = world.terrain.settings.radius_m;
     let arrived: f64 =
         d.receivers.iter().zip(&d.catchment_m2).filter(|(o, _)| o.receiver().is_none()).map(|(_, a)| a).sum();
     let area = 4.0 * std::f64::consts::PI * r * r;
@@ -65,8 +66,8 @@ fn check_invariants(world: &World) {
         }
     }
     // Sea nodes and lakes are where the settings say.
-    if let Some(sea) = world.settings.sea.then_some(world.settings.sea_level_m) {
-        for (i, &h) in world.heights.iter().enumerate() {
+    if let Some(sea) = world.terrain.settings.sea.then_some(world.terrain.settings.sea_level_m) {
+        for (i, &h) in world.terrain.heights.iter().enumerate() {
             if h < sea {
                 assert_eq!(d.kind[i], NodeKind::Sea, "{name}: {i} under the sea is not sea");
             }
@@ -79,7 +80,7 @@ fn every_shipped_world_obeys_the_rule() {
     for w in &testkit::shipped().worlds {
         let world = World::build(w);
         check_invariants(&world);
-        let s = &world.drainage.stats;
+        let s = &world.terrain.drainage.stats;
         assert_eq!(s.sea + s.land + s.lake + s.river, w.lattice_nodes, "{}", w.name);
         if w.rivers {
             assert!(s.river > 0 && s.mouths > 0, "{}: rivers reach the sea", w.name);
@@ -100,9 +101,14 @@ fn guaranteed_lakes_come_out_as_lakes() {
     for w in testkit::shipped().worlds.iter().filter(|w| w.lake_at.is_some()) {
         let world = World::build(w);
         let at = w.lake_at.expect("filtered");
-        let node = world.lattice.nearest_node(direction(at.lat_deg, at.lon_deg));
-        assert_eq!(world.drainage.kind[node.index()], NodeKind::Lake, "{}: no lake at {at:?}", w.name);
-        let lake = &world.drainage.lakes[world.drainage.lake_id[node.index()] as usize - 1];
+        let node = world.terrain.lattice.nearest_node(direction(at.lat_deg, at.lon_deg));
+        assert_eq!(
+            world.terrain.drainage.kind[node.index()],
+            NodeKind::Lake,
+            "{}: no lake at {at:?}",
+            w.name
+        );
+        let lake = &world.terrain.drainage.lakes[world.terrain.drainage.lake_id[node.index()] as usize - 1];
         assert!(lake.depth_m > w.lake_min_depth_m);
         assert!(lake.level_m > w.sea_level_m + watershed::SeaState::for_world(w).storm_crest_m());
     }
@@ -111,7 +117,10 @@ fn guaranteed_lakes_come_out_as_lakes() {
 #[test]
 fn quick_world_solve_is_pinned() {
     let world = testkit::built(QUICK_WORLD);
-    assert_eq!((world.network_digest().as_str(), world.sets_digest().as_str()), (QUICK_NETWORK, QUICK_SETS));
+    assert_eq!(
+        (world.terrain.network_digest().as_str(), world.terrain.sets_digest().as_str()),
+        (QUICK_NETWORK, QUICK_SETS)
+    );
 }
 
 #[test]
@@ -119,7 +128,7 @@ fn same_bytes_with_one_or_two_threads() {
     let w = testkit::world("home");
     let run = |threads: usize| {
         let world = testkit::with_threads(threads, || World::build(&w));
-        (world.heights_digest(), world.network_digest(), world.sets_digest())
+        (world.terrain.heights_digest(), world.terrain.network_digest(), world.terrain.sets_digest())
     };
     assert_eq!(run(1), run(2));
 }

@@ -11,13 +11,13 @@ fn figures_are_the_solve_s_own_counts() {
     let world = testkit::built(QUICK_WORLD);
     let life = Life::of(world);
     let f = Figures::of(world, &life);
-    let d = &world.drainage.stats;
-    let w = world.water_stats();
+    let d = &world.terrain.drainage.stats;
+    let w = watershed::water_stats(world);
     assert_eq!(
         (f.river_nodes, f.lakes, f.mouths, f.max_strahler, f.uphill),
         (d.river, d.lakes, d.mouths, d.max_strahler, 0)
     );
-    assert_eq!(f.reaches, world.carve.reaches.len());
+    assert_eq!(f.reaches, world.terrain.carve.reaches.len());
     assert_eq!(f.largest_catchment_km2, d.largest_catchment_m2 / 1e6);
     assert_eq!(
         (f.bank_mismatches, f.lake_shore_mismatches, f.water_steps),
@@ -56,26 +56,26 @@ fn overlay_lines_lie_on_the_water() {
     let world = testkit::built(QUICK_WORLD);
     let lift = 4.0;
     let overlay = Overlay::of(world, lift);
-    let radius = world.settings.radius_m;
-    assert_eq!(overlay.rivers.len(), 2 * world.carve.reaches.len());
-    for (k, reach) in world.carve.reaches.iter().enumerate() {
+    let radius = world.terrain.settings.radius_m;
+    assert_eq!(overlay.rivers.len(), 2 * world.terrain.carve.reaches.len());
+    for (k, reach) in world.terrain.carve.reaches.iter().enumerate() {
         for (p, end) in [(overlay.rivers[2 * k], reach.start), (overlay.rivers[2 * k + 1], reach.end)] {
             assert!((p.normalize() - end.normalize()).length() < 1e-12);
-            let surface = world.level_at(end).unwrap_or_else(|| world.ground(end));
+            let surface = world.water().level_at(end).unwrap_or_else(|| world.terrain.ground(end));
             assert!((p.length() - (radius + surface + lift)).abs() < 1e-6, "reach {k}");
         }
     }
     assert_eq!(overlay.lakes.len() % 2, 0);
-    let lake_nodes = world.drainage.lake_id.iter().filter(|&&l| l != 0).count();
+    let lake_nodes = world.terrain.drainage.lake_id.iter().filter(|&&l| l != 0).count();
     assert_eq!(overlay.lakes.is_empty(), lake_nodes < 2);
     for pair in overlay.lakes.chunks_exact(2) {
-        let nodes = [pair[0], pair[1]].map(|p| world.lattice.nearest_node(p).index());
-        let ids = nodes.map(|i| world.drainage.lake_id[i]);
+        let nodes = [pair[0], pair[1]].map(|p| world.terrain.lattice.nearest_node(p).index());
+        let ids = nodes.map(|i| world.terrain.drainage.lake_id[i]);
         assert!(ids[0] != 0 && ids[0] == ids[1], "a segment joins two nodes of one lake");
-        let level = world.drainage.water_level_m(nodes[0]);
+        let level = world.terrain.drainage.water_level_m(nodes[0]);
         assert!(pair.iter().all(|p| (p.length() - (radius + level + lift)).abs() < 1e-6));
     }
-    let mouths = world.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea).count();
+    let mouths = world.terrain.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea).count();
     assert!(mouths > 0 && !overlay.rivers.is_empty());
 }
 

@@ -446,7 +446,7 @@ fn worlds_at_the_corners_of_every_range_build() {
             Ok(world) => world,
             Err(_) => panic!("World::build panicked on {w:?}"),
         };
-        let s = &world.drainage.stats;
+        let s = &world.terrain.drainage.stats;
         assert_eq!((s.uphill, s.no_path), (0, 0), "{w:?}");
         built += 1;
     }

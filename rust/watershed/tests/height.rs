@@ -22,7 +22,7 @@ fn quick_world_digests_are_pinned() {
 #[test]
 fn quick_world_worked_ground_is_pinned() {
     let world = testkit::built(QUICK_WORLD);
-    let d = world_digests(&world.settings, &world.planet);
+    let d = world_digests(&world.terrain.settings, &world.terrain.planet);
     assert_eq!(d.directions, QUICK_DIRECTIONS);
     assert_eq!(d.heights, QUICK_WORKED);
 }
@@ -32,11 +32,11 @@ fn quick_world_worked_ground_is_pinned() {
 #[test]
 fn worked_heights_at_the_nodes_are_a_whole_evaluations_bits() {
     let world = testkit::built(QUICK_WORLD);
-    let positions = world.lattice.positions();
-    let natural_field = PlanetHeight::new(&world.settings);
+    let positions = world.terrain.lattice.positions();
+    let natural_field = PlanetHeight::new(&world.terrain.settings);
     let natural = natural_field.heights(positions);
-    let at_nodes = world.planet.heights_at_nodes(&natural);
-    let whole = world.planet.heights(positions);
+    let at_nodes = world.terrain.planet.heights_at_nodes(&natural);
+    let whole = world.terrain.planet.heights(positions);
     assert!(at_nodes.iter().zip(&whole).all(|(a, b)| a.to_bits() == b.to_bits()));
     assert!(at_nodes.iter().zip(&natural).any(|(a, b)| a != b), "the quick world erodes");
     assert_eq!(natural_field.heights_at_nodes(&natural), natural, "without erosion, the natural ground");

@@ -45,17 +45,17 @@ fn alternate(spec: &KeySpec, current: KeyValue) -> KeyValue {
 /// Everything a key can show up in: height, drainage, carve and water digests, small renders.
 fn outputs(world: &WorldSettings) -> Vec<String> {
     let solved = World::build(world);
-    let d = world_digests(world, &solved.planet);
+    let d = world_digests(world, &solved.terrain.planet);
     let climate = watershed::Climate::of(&solved);
     let map = render_map(&solved, &climate, 256, &|_| {});
     let globe = render_globe(&solved, &climate, 96, GlobeView::default(), &|_| {});
     let bytes = |img: &watershed::Image| watershed::digest_f64(img.rgb.iter().map(|&b| f64::from(b)));
     vec![
         d.heights,
-        solved.network_digest(),
-        solved.sets_digest(),
-        solved.carve_digest(),
-        solved.water_digest(),
+        solved.terrain.network_digest(),
+        solved.terrain.sets_digest(),
+        solved.terrain.carve_digest(),
+        watershed::water_digest(&solved),
         bytes(&map),
         bytes(&globe),
     ]

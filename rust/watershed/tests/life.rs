@@ -14,9 +14,12 @@ const QUICK_SCATTER: &str = "7bfb3223dd8a8b4efcb112790f2ba11320efe698687605e12ad
 #[test]
 fn quick_world_scatter_is_pinned_and_the_same_on_one_thread() {
     let world = testkit::built(QUICK_WORLD);
-    assert_eq!(world.scatter_digest(), QUICK_SCATTER);
+    assert_eq!(watershed::scatter_digest(world), QUICK_SCATTER);
     let settings = testkit::world(QUICK_WORLD);
-    assert_eq!(testkit::with_threads(1, || World::build(&settings).scatter_digest()), QUICK_SCATTER);
+    assert_eq!(
+        testkit::with_threads(1, || watershed::scatter_digest(&World::build(&settings))),
+        QUICK_SCATTER
+    );
 }
 
 #[test]
@@ -34,9 +37,9 @@ fn the_digest_chunks_hold_trees_and_rocks_clear_of_the_village() {
     let trees = things.iter().filter(|t| t.kind == ScatterKind::Tree).count();
     assert!(trees > 0 && trees < things.len(), "{trees} trees of {}", things.len());
     let village = sites.village.expect("a village").dir;
-    let radius = world.settings.radius_m;
+    let radius = world.terrain.settings.radius_m;
     assert!(things.iter().all(|t| (t.dir - village).length() * radius >= rules.clearing_m));
-    assert!(things.iter().all(|t| world.water_at(t.dir).is_none()));
+    assert!(things.iter().all(|t| world.water().at(t.dir).is_none()));
 }
 
 /// The ground map's pixel (x, y) is the ground colour at longitude `atan2(x, z)` =
@@ -54,8 +57,8 @@ fn the_ground_map_is_the_ground_colour_by_latitude_and_longitude() {
         let lat = std::f64::consts::FRAC_PI_2 - (y as f64 + 0.5) * std::f64::consts::PI / h as f64;
         (DVec3::new(libm::cos(lat) * libm::sin(lon), libm::sin(lat), libm::cos(lat) * libm::cos(lon)), lat)
     };
-    let ground = |x: usize, y: usize| world.planet.height_unit(dir(x, y).0);
-    let radius = world.settings.radius_m;
+    let ground = |x: usize, y: usize| world.terrain.planet.height_unit(dir(x, y).0);
+    let radius = world.terrain.settings.radius_m;
     let mut differing = Vec::new();
     for (x, y) in [(5, 9), (20, 16), (40, 12), (60, 22), (33, 27)] {
         let (d, lat) = dir(x, y);
@@ -64,8 +67,8 @@ fn the_ground_map_is_the_ground_colour_by_latitude_and_longitude() {
         let gx = (ground(x + 1, y) - ground(x - 1, y)) / (2.0 * dx_m);
         let gy = (ground(x, y - 1) - ground(x, y + 1)) / dy_m;
         let slope = libm::atan(gx.hypot(gy)).to_degrees();
-        let moisture = climate.moisture_at(&world.lattice, d);
-        let want = to_rgb8(ground_color(&world.settings, ground(x, y), slope, lat, moisture));
+        let moisture = climate.moisture_at(&world.terrain.lattice, d);
+        let want = to_rgb8(ground_color(&world.terrain.settings, ground(x, y), slope, lat, moisture));
         let k = (y * w + x) * 3;
         if map.rgb[k..k + 3] != want {
             differing.push((x, y, map.rgb[k..k + 3].to_vec(), want));

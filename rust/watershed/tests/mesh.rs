@@ -14,17 +14,17 @@ fn check_indices(mesh: &watershed::MeshArrays) {
 #[test]
 fn terrain_chunks_sit_on_the_carved_ground_and_face_out() {
     let world = testkit::built(QUICK_WORLD);
-    let r = world.settings.radius_m;
-    let viewer = world.lattice.positions()[0] * (r + 30.0);
+    let r = world.terrain.settings.radius_m;
+    let viewer = world.terrain.lattice.positions()[0] * (r + 30.0);
     let chunks = select_chunks(r, viewer, 1.5, 5);
     let climate = Climate::of(world);
     for key in chunks.iter().step_by(7) {
-        let mesh = world.chunk_mesh(&climate, *key, 8, 5.0);
+        let mesh = world.terrain.chunk_mesh(&climate, *key, 8, 5.0);
         check_indices(&mesh);
         let surface = 81;
         for p in &mesh.positions[..surface] {
             let p = DVec3::from(p.map(f64::from));
-            let expected = r + world.ground(p);
+            let expected = r + world.terrain.ground(p);
             assert!((p.length() - expected).abs() < 0.01, "{} vs {expected}", p.length());
         }
         for tri in mesh.indices[..8 * 8 * 6].chunks_exact(3) {
@@ -38,21 +38,21 @@ fn terrain_chunks_sit_on_the_carved_ground_and_face_out() {
 #[test]
 fn water_strips_follow_the_river_level() {
     let world = testkit::built(QUICK_WORLD);
-    let r = world.settings.radius_m;
-    for id in (0..world.carve.reaches.len() as u32).step_by(11) {
-        let mesh = world.water_mesh(ReachId(id));
+    let r = world.terrain.settings.radius_m;
+    for id in (0..world.terrain.carve.reaches.len() as u32).step_by(11) {
+        let mesh = watershed::reach_water_mesh(world, ReachId(id));
         check_indices(&mesh);
-        let levels = &world.water.reach_levels[id as usize];
+        let levels = &world.levels.reach_levels[id as usize];
         let (lo, hi) =
             levels.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &l| (a.min(l), b.max(l)));
         // Where the sea covers the ground the strip is held just under the sea surface.
-        let lo = lo.min(world.settings.sea_level_m - watershed::SEA_CLEARANCE_M);
+        let lo = lo.min(world.terrain.settings.sea_level_m - watershed::SEA_CLEARANCE_M);
         for p in &mesh.positions {
             let h = DVec3::from(p.map(f64::from)).length() - r;
             assert!(h >= lo - 0.05 && h <= hi + 0.05, "water strip at {h} outside {lo}..{hi}");
         }
     }
-    assert!(world.water_mesh(ReachId(u32::MAX)).positions.is_empty());
+    assert!(watershed::reach_water_mesh(world, ReachId(u32::MAX)).positions.is_empty());
 }
 
 /// Chunk water stands at the water table's inland surface wherever that surface is over the
@@ -61,13 +61,13 @@ fn water_strips_follow_the_river_level() {
 #[test]
 fn chunk_water_stands_at_the_inland_surface() {
     let world = testkit::built(QUICK_WORLD);
-    let r = world.settings.radius_m;
-    let lake = world.drainage.kind.iter().position(|&k| k == watershed::NodeKind::Lake);
+    let r = world.terrain.settings.radius_m;
+    let lake = world.terrain.drainage.kind.iter().position(|&k| k == watershed::NodeKind::Lake);
     let lake = lake.expect("the quick world has a lake");
-    let viewer = world.lattice.positions()[lake] * (r + 5.0);
+    let viewer = world.terrain.lattice.positions()[lake] * (r + 5.0);
     let (mut wet_chunks, mut dry_chunks, mut lake_vertices) = (0, 0, 0);
     for key in select_chunks(r, viewer, 1.5, 7) {
-        let mesh = world.water_chunk_mesh(key, 8);
+        let mesh = watershed::water_chunk_mesh(world, key, 8);
         check_indices(&mesh);
         if mesh.indices.is_empty() {
             dry_chunks += 1;
@@ -75,15 +75,15 @@ fn chunk_water_stands_at_the_inland_surface() {
         }
         wet_chunks += 1;
         let points: Vec<DVec3> = mesh.positions.iter().map(|p| DVec3::from(p.map(f64::from))).collect();
-        let surfaces: Vec<Option<f64>> = points.iter().map(|&p| world.inland_surface_at(p)).collect();
+        let surfaces: Vec<Option<f64>> = points.iter().map(|&p| world.water().inland_surface_at(p)).collect();
         let wet_levels: Vec<f64> = surfaces.iter().flatten().copied().collect();
         for (p, surface) in points.iter().zip(&surfaces) {
             let h = p.length() - r;
             match surface {
                 Some(surface) => {
                     assert!((h - surface).abs() < 0.01, "water at {h} m over a surface at {surface} m");
-                    let node = world.lattice.nearest_node(p.normalize()).index();
-                    if world.drainage.kind[node] == watershed::NodeKind::Lake {
+                    let node = world.terrain.lattice.nearest_node(p.normalize()).index();
+                    if world.terrain.drainage.kind[node] == watershed::NodeKind::Lake {
                         lake_vertices += 1;
                     }
                 }

@@ -15,16 +15,16 @@ const WET: [&str; 6] = ["mill", "downstream", "boat", "sea", "lake", "mouth"];
 
 /// Every property of `places` on `world`, as messages (empty when all hold).
 fn problems(world: &World, life: &Life, places: &Places) -> Vec<String> {
-    let name = &world.settings.name;
+    let name = &world.terrain.settings.name;
     let mut out = Vec::new();
     let names: Vec<&str> = places.named.iter().map(|(n, _)| *n).collect();
     let ordered: Vec<&str> = ORDER.iter().copied().filter(|n| names.contains(n)).collect();
     if names != ordered || names.first() != Some(&"spawn") {
         out.push(format!("{name}: places {names:?} out of order or without a spawn"));
     }
-    let radius = world.settings.radius_m;
+    let radius = world.terrain.settings.radius_m;
     for &(place, dir) in &places.named {
-        let wet = world.water_at(dir).is_some();
+        let wet = world.water().at(dir).is_some();
         if WET.contains(&place) != wet {
             out.push(format!("{name}: {place} is {} at {dir}", if wet { "wet" } else { "dry" }));
         }
@@ -53,7 +53,7 @@ fn problems(world: &World, life: &Life, places: &Places) -> Vec<String> {
             out.push(format!("{name}: downstream {:.2} m from the mill", apart(mill, below)));
         }
     }
-    match (world.mill_site(), places.boat_launch, places.get("boat")) {
+    match (world.mills().site(), places.boat_launch, places.get("boat")) {
         (Some(river), Some(launch), Some(boat)) => {
             for (what, at, want) in [("launch", launch, BOAT_LAUNCH_M), ("boat", boat, BOAT_PLACE_M)] {
                 if !down(river, at, want) {

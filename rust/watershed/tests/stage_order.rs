@@ -18,6 +18,7 @@ const STAGES: &[&str] = &[
     "carve",
     "water",
     "life",
+    "pipeline",
     "output",
     "checks",
     "testkit",

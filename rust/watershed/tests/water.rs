@@ -9,9 +9,14 @@ use watershed::{Body, DVec3, NodeKind, World, SEA_CLEARANCE_M};
 const QUICK_WATER: &str = "4d0265b5c8ebcd92b22a7f349e98b9e6266aca70ac9094a015151fefac2027a5";
 
 fn check_water(world: &World) {
-    let s = world.water_stats();
-    assert_eq!((s.rising, s.below_downstream), (0, 0), "{}: surfaces rise or sit below", world.settings.name);
-    for levels in &world.water.reach_levels {
+    let s = watershed::water_stats(world);
+    assert_eq!(
+        (s.rising, s.below_downstream),
+        (0, 0),
+        "{}: surfaces rise or sit below",
+        world.terrain.settings.name
+    );
+    for levels in &world.levels.reach_levels {
         assert!(levels.iter().all(|l| l.is_finite()));
     }
 }
@@ -40,7 +45,7 @@ fn every_shipped_world_holds_its_water() {
     for w in &testkit::shipped().worlds {
         let world = World::build(w);
         check_water(&world);
-        let s = world.water_stats();
+        let s = watershed::water_stats(&world);
         let worst = (s.worst_bank_m, s.worst_step_m);
         assert_eq!(
             (s.bank_mismatches, s.steps),
@@ -57,11 +62,11 @@ fn every_shipped_world_holds_its_water() {
 #[test]
 fn lakes_are_level_and_the_sea_wins_over_rivers() {
     let world = testkit::built("home");
-    let d = &world.drainage;
+    let d = &world.terrain.drainage;
     let mut lake_points = 0;
     for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::Lake) {
-        let p = world.lattice.positions()[i];
-        if let Some(w) = world.water_at(p).filter(|w| w.body == Body::Lake) {
+        let p = world.terrain.lattice.positions()[i];
+        if let Some(w) = world.water().at(p).filter(|w| w.body == Body::Lake) {
             assert_eq!(w.level_m, d.water_level_m(i), "lake water is flat at its level");
             lake_points += 1;
         }
@@ -69,12 +74,12 @@ fn lakes_are_level_and_the_sea_wins_over_rivers() {
     assert!(lake_points > 100);
     let mut sea_points = 0;
     for i in (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::Sea).step_by(97) {
-        let p = world.lattice.positions()[i];
-        let w = world.water_at(p).expect("sea is wet");
-        assert_eq!((w.body, w.level_m), (Body::Sea, world.settings.sea_level_m));
-        if let Some(inland) = world.inland_surface_at(p) {
+        let p = world.terrain.lattice.positions()[i];
+        let w = world.water().at(p).expect("sea is wet");
+        assert_eq!((w.body, w.level_m), (Body::Sea, world.terrain.settings.sea_level_m));
+        if let Some(inland) = world.water().inland_surface_at(p) {
             assert!(
-                inland <= world.settings.sea_level_m - SEA_CLEARANCE_M,
+                inland <= world.terrain.settings.sea_level_m - SEA_CLEARANCE_M,
                 "river or lake water drawn over the sea"
             );
         }
@@ -86,11 +91,11 @@ fn lakes_are_level_and_the_sea_wins_over_rivers() {
 #[test]
 fn wet_means_swimmable_and_river_water_sits_below_its_banks() {
     let world = testkit::built(QUICK_WORLD);
-    let r = world.settings.radius_m;
-    for (reach, levels) in world.carve.reaches.iter().zip(&world.water.reach_levels) {
-        let mid = watershed::unit(reach.start + reach.end);
-        let Some(w) = world.water_at(mid) else { continue };
-        let (ground, natural) = world.ground_and_natural(mid);
+    let r = world.terrain.settings.radius_m;
+    for (reach, levels) in world.terrain.carve.reaches.iter().zip(&world.levels.reach_levels) {
+        let mid = reach.middle();
+        let Some(w) = world.water().at(mid) else { continue };
+        let (ground, natural) = world.terrain.ground_and_natural(mid);
         assert!(w.level_m > ground);
         if w.body == Body::River && reach.ends_in != watershed::ReachEnd::Sea {
             // Below the natural ground on the centre line, unless backwater holds it up at
@@ -101,8 +106,8 @@ fn wet_means_swimmable_and_river_water_sits_below_its_banks() {
                 "river above its banks: {} vs {natural}",
                 w.level_m
             );
-            assert!(world.is_underwater(mid * (r + (w.level_m + ground) / 2.0)));
-            assert!(!world.is_underwater(mid * (r + w.level_m + 0.5)));
+            assert!(world.water().is_underwater(mid * (r + (w.level_m + ground) / 2.0)));
+            assert!(!world.water().is_underwater(mid * (r + w.level_m + 0.5)));
         }
     }
 }
@@ -112,21 +117,24 @@ fn levels_do_not_depend_on_what_is_streamed() {
     // The teleport check: fixed points near rivers, measured cold, then after streaming
     // reaches in along two different walks.
     let world = testkit::built("home");
-    let points = world.river_sample_points(23);
-    assert!(world.levels_at(&points).iter().filter(|l| l.is_some()).count() > 20, "the points are wet");
-    assert_eq!(world.teleport_check(&points), 0);
+    let points = watershed::river_sample_points(world, 23);
+    assert!(
+        world.water().each(&points, |w, d| w.level_at(d)).iter().filter(|l| l.is_some()).count() > 20,
+        "the points are wet"
+    );
+    assert_eq!(watershed::teleport_check(world, &points), 0);
 }
 
 #[test]
 fn a_crate_rides_the_wave_it_sits_on() {
     let world = testkit::built("home");
-    let sea = world.water.sea.clone().expect("home has a sea");
-    let r = world.settings.radius_m;
-    let d = &world.drainage;
+    let sea = world.levels.sea.clone().expect("home has a sea");
+    let r = world.terrain.settings.radius_m;
+    let d = &world.terrain.drainage;
     let deep = (0..d.kind.len())
-        .find(|&i| d.kind[i] == NodeKind::Sea && world.heights[i] < -300.0)
+        .find(|&i| d.kind[i] == NodeKind::Sea && world.terrain.heights[i] < -300.0)
         .expect("deep sea");
-    let centre = world.lattice.positions()[deep];
+    let centre = world.terrain.lattice.positions()[deep];
     for t in [0.0, 0.8, 3.1, 12.5] {
         // Corners of a 1 m crate seated with its centre on the live surface.
         let surface = sea.surface_height_m(centre, t);
@@ -136,7 +144,7 @@ fn a_crate_rides_the_wave_it_sits_on() {
             .iter()
             .map(|&(a, b)| watershed::unit(centre + (e1 * a + e2 * b) / r) * (r + surface))
             .collect();
-        let depths = world.submersion(&corners, t);
+        let depths = world.water().each(&corners, |w, d| w.submersion_at(d, t));
         for (corner, depth) in corners.iter().zip(&depths) {
             let expected = sea.surface_height_m(*corner, t) - (corner.length() - r);
             assert_eq!(*depth, Some(expected));
@@ -148,26 +156,27 @@ fn a_crate_rides_the_wave_it_sits_on() {
     }
     // Over dry ground there is nothing to float in.
     let land = (0..d.kind.len()).find(|&i| d.kind[i] == NodeKind::Land).expect("land");
-    let p = world.lattice.positions()[land] * (r + world.heights[land] + 1.0);
-    assert_eq!(world.submersion(&[p], 0.0), vec![None]);
+    let p = world.terrain.lattice.positions()[land] * (r + world.terrain.heights[land] + 1.0);
+    assert_eq!(world.water().each(&[p], |w, d| w.submersion_at(d, 0.0)), vec![None]);
 }
 
 /// The reach whose middle is `site`.
 fn mill_reach(world: &World, site: DVec3) -> &watershed::Reach {
-    let middle = |r: &&watershed::Reach| watershed::unit(r.start + r.end) == site;
-    world.carve.reaches.iter().find(middle).expect("the site is a reach's middle")
+    let middle = |r: &&watershed::Reach| r.middle() == site;
+    world.terrain.carve.reaches.iter().find(middle).expect("the site is a reach's middle")
 }
 
 #[test]
 fn mill_site_is_the_largest_reach_with_river_water() {
     let world = testkit::built("home");
-    let site = world.mill_site().expect("home has rivers");
+    let site = world.mills().site().expect("home has rivers");
     let reach = mill_reach(world, site);
-    assert_eq!(world.water_at(site).map(|w| w.body), Some(Body::River));
+    assert_eq!(world.water().at(site).map(|w| w.body), Some(Body::River));
     let larger_with_river =
-        world.carve.reaches.iter().filter(|r| r.catchment_m2 > reach.catchment_m2).any(|r| {
-            let mid = watershed::unit(r.start + r.end);
-            world.water_at(mid).is_some_and(|w| w.body == Body::River) && world.reach_flow_at(mid).is_some()
+        world.terrain.carve.reaches.iter().filter(|r| r.catchment_m2 > reach.catchment_m2).any(|r| {
+            let mid = r.middle();
+            world.water().at(mid).is_some_and(|w| w.body == Body::River)
+                && world.water().reach_flow_at(mid).is_some()
         });
     assert!(!larger_with_river, "a larger reach holds river water");
 }
@@ -175,31 +184,31 @@ fn mill_site_is_the_largest_reach_with_river_water() {
 #[test]
 fn a_crate_at_rest_in_a_river_is_pushed_downstream_and_held_up() {
     let world = testkit::built("home");
-    let site = world.mill_site().expect("a river");
+    let site = world.mills().site().expect("a river");
     let reach = mill_reach(world, site);
-    let level = world.level_at(site).expect("water over the river");
-    let r = world.settings.radius_m;
+    let level = world.water().level_at(site).expect("water over the river");
+    let r = world.terrain.settings.radius_m;
     let hull = watershed::Hull::cuboid(DVec3::splat(0.5), 900.0);
     let points: Vec<DVec3> =
         watershed::Hull::cuboid_samples(DVec3::splat(0.5)).iter().map(|&s| site * (r + level) + s).collect();
-    let total: DVec3 = world.hull_forces(&hull, &points, DVec3::ZERO, 0.0).into_iter().sum();
+    let total: DVec3 = hull.forces(world, &points, DVec3::ZERO, 0.0).into_iter().sum();
     assert!(total.dot(reach.end - reach.start) > 0.0, "the flow pushes it downstream: {total}");
     assert!(total.dot(site) > 0.0, "the water holds it up: {total}");
-    let dry = world.hull_forces(&hull, &[site * (r + level + 10.0)], DVec3::ZERO, 0.0);
+    let dry = hull.forces(world, &[site * (r + level + 10.0)], DVec3::ZERO, 0.0);
     assert_eq!(dry, vec![DVec3::ZERO], "nothing above the water");
 }
 
 #[test]
 fn a_mill_turns_at_the_rim_speed_and_twice_as_fast_on_twice_the_flow() {
     let world = testkit::built("home");
-    let site = world.mill_site().expect("a river");
+    let site = world.mills().site().expect("a river");
     let reach = mill_reach(world, site);
-    let flow = world.reach_flow_at(site).expect("a river runs here");
-    let omega = world.mill_rate_rad_s(site, 2.0, 0.35).expect("mill");
+    let flow = world.water().reach_flow_at(site).expect("a river runs here");
+    let omega = world.mills().rate_rad_s(site, 2.0, 0.35).expect("mill");
     assert_eq!(omega, flow.speed_at_depth_m_s(0.35) / 2.0);
     assert!((flow.scaled(2.0).mill_rate_rad_s(2.0, 0.35) - 2.0 * omega).abs() < 1e-12);
     assert!(omega > 0.0);
-    let v = world.flow_at(site * world.settings.radius_m);
+    let v = world.water().flow_at(site * world.terrain.settings.radius_m);
     assert!(v.length() > 0.0 && v.dot(reach.end - reach.start) > 0.0, "the flow runs downstream");
 }
 
@@ -210,15 +219,18 @@ fn batch_queries_match_single_ones_and_thread_counts() {
     let r = w.radius_m;
     let points: Vec<DVec3> =
         watershed::random_directions(11, 4_000).into_iter().map(|d| d * (r - 1.0)).collect();
-    let single = testkit::with_threads(1, || world.depths_at(&points));
-    assert_eq!(single, world.depths_at(&points));
+    let single = testkit::with_threads(1, || world.water().each(&points, |w, d| w.depth_at(d)));
+    assert_eq!(single, world.water().each(&points, |w, d| w.depth_at(d)));
     assert_eq!(
-        world.are_underwater(&points),
-        points.iter().map(|&p| world.is_underwater(p)).collect::<Vec<_>>()
+        world.water().each(&points, |w, d| w.is_underwater(d)),
+        points.iter().map(|&p| world.water().is_underwater(p)).collect::<Vec<_>>()
     );
-    assert_eq!(world.flows_at(&points), points.iter().map(|&p| world.flow_at(p)).collect::<Vec<_>>());
-    let built_on_one = testkit::with_threads(1, || World::build(&w).water_digest());
-    assert_eq!(built_on_one, world.water_digest());
+    assert_eq!(
+        world.water().each(&points, |w, d| w.flow_at(d)),
+        points.iter().map(|&p| world.water().flow_at(p)).collect::<Vec<_>>()
+    );
+    let built_on_one = testkit::with_threads(1, || watershed::water_digest(&World::build(&w)));
+    assert_eq!(built_on_one, watershed::water_digest(&world));
 }
 
 /// A river comes down to the sea's level before it meets it: within 10 m of a mouth its
@@ -230,7 +242,7 @@ fn rivers_ease_into_the_sea() {
     for w in testkit::shipped().worlds.iter().filter(|w| w.sea) {
         let world = testkit::built(&w.name);
         let sea = w.sea_level_m;
-        for (reach, levels) in world.carve.reaches.iter().zip(&world.water.reach_levels) {
+        for (reach, levels) in world.terrain.carve.reaches.iter().zip(&world.levels.reach_levels) {
             if reach.ends_in != watershed::ReachEnd::Sea {
                 continue;
             }
@@ -250,7 +262,7 @@ fn rivers_ease_into_the_sea() {
 
 #[test]
 fn quick_world_water_is_pinned() {
-    assert_eq!(testkit::built(QUICK_WORLD).water_digest(), QUICK_WATER);
+    assert_eq!(watershed::water_digest(testkit::built(QUICK_WORLD)), QUICK_WATER);
 }
 
 proptest! {

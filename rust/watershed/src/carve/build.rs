@@ -362,9 +362,9 @@ mod tests {
     #[test]
     fn each_pass_does_its_one_thing() {
         let world = testkit::built(QUICK_WORLD);
-        let surface = world.surface();
-        let (heights, drainage) = (&world.heights, &world.drainage);
-        let params = CarveParams::for_world(&world.settings);
+        let surface = world.terrain.surface();
+        let (heights, drainage) = (&world.terrain.heights, &world.terrain.drainage);
+        let params = CarveParams::for_world(&world.terrain.settings);
         let layout =
             Layout::new(&surface, heights, drainage, Sizing::of(drainage, params.channel_depth_m, None));
         let natural = natural_under_beds(&layout);
@@ -395,6 +395,6 @@ mod tests {
         let reaches = reaches(&layout, beds, natural, low, spilling);
         let built = Carve::build(&params, &surface, heights, drainage);
         assert_eq!(reaches, built.reaches);
-        assert_eq!(reaches, world.carve.reaches);
+        assert_eq!(reaches, world.terrain.carve.reaches);
     }
 }

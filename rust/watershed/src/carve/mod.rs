@@ -100,7 +100,31 @@ impl Reach {
     /// The unit direction a fraction `t` of the way from its start to its end (0 the start,
     /// 1 the end), along the chord between them.
     pub fn point_at(&self, t: f64) -> DVec3 {
-        sphere::unit(self.start + (self.end - self.start) * t)
+        sphere::unit(self.chord_point(t))
+    }
+
+    /// The point a fraction `t` of the way along the chord from its start to its end, inside
+    /// the unit sphere (not a unit direction: [`Reach::point_at`] is).
+    pub fn chord_point(&self, t: f64) -> DVec3 {
+        self.start + (self.end - self.start) * t
+    }
+
+    /// The unit direction halfway along the chord: where a mill stands on the reach.
+    pub fn middle(&self) -> DVec3 {
+        sphere::unit(self.start + self.end)
+    }
+
+    /// Downstream at the unit direction `dir`: the chord's direction in the plane level at
+    /// `dir`, a unit vector.
+    pub fn along_at(&self, dir: DVec3) -> DVec3 {
+        let ab = self.end - self.start;
+        sphere::unit(ab - dir * ab.dot(dir))
+    }
+
+    /// Across the stream, level at the reach's middle: the unit vector at right angles to
+    /// its chord and to the up there, pointing to the right looking downstream.
+    pub fn across(&self) -> DVec3 {
+        sphere::unit((self.end - self.start).cross(self.start + self.end))
     }
 
     /// Bed level at the upstream end, metres above the datum.
@@ -241,6 +265,29 @@ pub struct Carve {
 }
 
 impl Carve {
+    /// The source of the main stem of the river with the most catchment at its mouth (into
+    /// the sea, or a lake on a world without mouths): walk up from that mouth, at each join
+    /// taking the reach with the larger catchment (ties: the lower index), to a reach nothing
+    /// flows into. The reach's index, `None` without rivers.
+    pub fn main_stem_source(&self) -> Option<usize> {
+        let reaches = &self.reaches;
+        let ends = |e: ReachEnd| (0..reaches.len()).filter(move |&k| reaches[k].ends_in == e);
+        let largest = |it: &mut dyn Iterator<Item = usize>| {
+            it.max_by(|&a, &b| reaches[a].catchment_m2.total_cmp(&reaches[b].catchment_m2).then(b.cmp(&a)))
+        };
+        let mut at = largest(&mut ends(ReachEnd::Sea)).or_else(|| largest(&mut ends(ReachEnd::Lake)))?;
+        for _ in 0..reaches.len() {
+            let from = reaches[at].from;
+            let ups =
+                self.reaches_at(from.index()).iter().map(|&k| k as usize).filter(|&k| reaches[k].to == from);
+            match largest(&mut ups.collect::<Vec<_>>().into_iter()) {
+                Some(up) => at = up,
+                None => break,
+            }
+        }
+        Some(at)
+    }
+
     /// Builds the reaches and beds of a solved world on `surface` (`heights` are the natural
     /// ground at its nodes, before carving).
     pub fn build<S: Surface>(

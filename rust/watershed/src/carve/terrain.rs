@@ -1,24 +1,17 @@
-//! The ground the water runs on, solved: settings → ground field → lattice → heights →
-//! drainage → channels, and the one carved-ground function the mesh, the voxel SDF and the
-//! water table read.
+//! The ground the water runs on, solved — worked ground, drainage and channels (built in
+//! that order by the pipeline stage) — and the one carved-ground function the mesh, the
+//! voxel SDF and the water table read.
 
-use crate::cancel;
-use crate::carve::{Carve, CarveParams};
-use crate::drainage::{self, Drainage, DrainageParams};
-use crate::erosion::worked::WorkedGround;
+use crate::carve::Carve;
+use crate::drainage::Drainage;
 use crate::erosion::ErosionReport;
 use crate::ground::height::PlanetHeight;
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::surface::PlanetSurface;
 use crate::math::sphere;
 use crate::settings::WorldSettings;
-use crate::stopwatch::Stopwatch;
 use glam::DVec3;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-
-/// Share of a world's build (as `progress` reports it) that the ground takes.
-const GROUND_SHARE: f64 = 0.6;
 
 /// A world's ground, drainage and channels on its Fibonacci lattice: everything but the
 /// water table.
@@ -43,50 +36,6 @@ pub struct Terrain {
 }
 
 impl Terrain {
-    /// Builds the worked ground ([`WorkedGround`]: lattice, heights, erosion when the world
-    /// erodes, sediment), solves the drainage (lakes under `storm_crest_m` above the sea are
-    /// bays) and cuts the channels, reporting each stage to `progress` and timing it on
-    /// `clock`; `None` soon after `cancel` is set (read between stages and erosion steps, and
-    /// every 65,536 nodes inside the lattice, height and flood loops).
-    pub(crate) fn build_cancellable(
-        settings: &WorldSettings,
-        storm_crest_m: f64,
-        progress: &(dyn Fn(&'static str, f64) + Sync),
-        cancel: &AtomicBool,
-        clock: &mut Stopwatch,
-    ) -> Option<Self> {
-        let go_on = || (!cancel::requested(cancel)).then_some(());
-        let params = DrainageParams::for_world(settings, storm_crest_m);
-        let ground = WorkedGround::build_timed(
-            settings,
-            &params,
-            &|stage, done| progress(stage, GROUND_SHARE * done),
-            cancel,
-            clock,
-        )?;
-        let WorkedGround { planet, lattice, heights, erosion, settled_nodes } = ground;
-        let drainage = drainage::solve_cancellable(&*lattice, &heights, &params, cancel)?;
-        clock.laps.extend(drainage.timings_ms.iter().copied());
-        clock.lap_from_here();
-        progress("drainage", 0.7);
-        go_on()?;
-        let surface = PlanetSurface { planet: &planet, lattice: &lattice };
-        let carve = Carve::build(&CarveParams::for_world(settings), &surface, &heights, &drainage);
-        clock.lap("carve");
-        progress("carve", 0.85);
-        go_on()?;
-        Some(Terrain {
-            settings: settings.clone(),
-            planet,
-            lattice,
-            heights,
-            erosion,
-            settled_nodes,
-            drainage,
-            carve,
-        })
-    }
-
     /// The planet's surface: its lattice and ground field, as the carve and water read them.
     pub fn surface(&self) -> PlanetSurface<'_> {
         PlanetSurface { planet: &self.planet, lattice: &self.lattice }

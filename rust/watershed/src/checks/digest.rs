@@ -98,38 +98,36 @@ impl Terrain {
     }
 }
 
-impl World {
-    /// SHA-256 (hex) of the water table: each reach's surface profile, discharge, wetted
-    /// area and depth (f64), reach by reach.
-    pub fn water_digest(&self) -> String {
-        let mut h = Sha256::new();
-        for (levels, f) in self.water.reach_levels.iter().zip(&self.water.reach_flows) {
-            for v in levels.iter().chain([&f.discharge_m3_s, &f.area_m2, &f.depth_m]) {
-                h.update(v.to_le_bytes());
-            }
+/// SHA-256 (hex) of the water table: each reach's surface profile, discharge, wetted
+/// area and depth (f64), reach by reach.
+pub fn water_digest(world: &World) -> String {
+    let mut h = Sha256::new();
+    for (levels, f) in world.levels.reach_levels.iter().zip(&world.levels.reach_flows) {
+        for v in levels.iter().chain([&f.discharge_m3_s, &f.area_m2, &f.depth_m]) {
+            h.update(v.to_le_bytes());
         }
-        hex(&h.finalize())
     }
+    hex(&h.finalize())
+}
 
-    /// SHA-256 (hex) of the trees and rocks (default rules) in the chunks of
-    /// [`scatter_digest_chunks`]: each thing's kind (one byte), then its direction, height,
-    /// scale and turn (f64), chunk by chunk. The chunks are scattered in parallel and read
-    /// in order.
-    pub fn scatter_digest(&self) -> String {
-        let climate = Climate::of(self);
-        let sites = Sites::of(self, &SiteRules::default());
-        let scatter = Scatter::new(self, &climate, &sites, ScatterRules::default());
-        let chunks: Vec<Vec<Instance>> =
-            scatter_digest_chunks(&sites).par_iter().map(|&key| scatter.chunk(key)).collect();
-        let mut h = Sha256::new();
-        for thing in chunks.iter().flatten() {
-            h.update([thing.kind as u8]);
-            for v in thing.dir.to_array().iter().chain(&[thing.height_m, thing.scale, thing.yaw_rad]) {
-                h.update(v.to_le_bytes());
-            }
+/// SHA-256 (hex) of the trees and rocks (default rules) in the chunks of
+/// [`scatter_digest_chunks`]: each thing's kind (one byte), then its direction, height,
+/// scale and turn (f64), chunk by chunk. The chunks are scattered in parallel and read
+/// in order.
+pub fn scatter_digest(world: &World) -> String {
+    let climate = Climate::of(world);
+    let sites = Sites::of(world, &SiteRules::default());
+    let scatter = Scatter::new(world, &climate, &sites, ScatterRules::default());
+    let chunks: Vec<Vec<Instance>> =
+        scatter_digest_chunks(&sites).par_iter().map(|&key| scatter.chunk(key)).collect();
+    let mut h = Sha256::new();
+    for thing in chunks.iter().flatten() {
+        h.update([thing.kind as u8]);
+        for v in thing.dir.to_array().iter().chain(&[thing.height_m, thing.scale, thing.yaw_rad]) {
+            h.update(v.to_le_bytes());
         }
-        hex(&h.finalize())
     }
+    hex(&h.finalize())
 }
 
 /// The chunks the scatter digest reads: the centre chunk of each cube face at level 6, and

@@ -3,6 +3,7 @@
 //! stands — as one record: `report.json`'s `figures` and the editor panel's table are both
 //! this record, field for field.
 
+use crate::checks::stats::water_stats;
 use crate::life::Life;
 use crate::math::sphere;
 use crate::water::world::World;
@@ -52,12 +53,12 @@ pub struct LatLonDeg {
 impl Figures {
     /// The figures of `world` and its `life`.
     pub fn of(world: &World, life: &Life) -> Self {
-        let d = &world.drainage.stats;
-        let water = world.water_stats();
+        let d = &world.terrain.drainage.stats;
+        let water = water_stats(world);
         let sites = &life.sites;
         Figures {
             river_nodes: d.river,
-            reaches: world.carve.reaches.len(),
+            reaches: world.terrain.carve.reaches.len(),
             lakes: d.lakes,
             mouths: d.mouths,
             largest_catchment_km2: d.largest_catchment_m2 / 1e6,

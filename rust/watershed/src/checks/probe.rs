@@ -5,6 +5,7 @@
 //! the same checks through the add-on's nodes.
 
 use crate::checks::digest::world_digests;
+use crate::checks::stats::{river_sample_points, teleport_check, water_stats};
 use crate::drainage::NodeKind;
 use crate::life::sites::{SiteRules, Sites};
 use crate::math::sphere;
@@ -78,14 +79,18 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
     let mut out = Vec::new();
 
     // determinism: the four digests, again from a second build on one thread.
-    let sample = world_digests(settings, &world.planet);
-    let digests =
-        [sample.directions.clone(), sample.heights.clone(), world.network_digest(), world.sets_digest()];
+    let sample = world_digests(settings, &world.terrain.planet);
+    let digests = [
+        sample.directions.clone(),
+        sample.heights.clone(),
+        world.terrain.network_digest(),
+        world.terrain.sets_digest(),
+    ];
     let again = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
         Ok(pool) => pool.install(|| {
             let w2 = World::build(settings);
-            let s2 = world_digests(settings, &w2.planet);
-            [s2.directions, s2.heights, w2.network_digest(), w2.sets_digest()]
+            let s2 = world_digests(settings, &w2.terrain.planet);
+            [s2.directions, s2.heights, w2.terrain.network_digest(), w2.terrain.sets_digest()]
         }),
         Err(_) => digests.clone(),
     };
@@ -98,7 +103,7 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
     ));
 
     // drainage
-    let s = &world.drainage.stats;
+    let s = &world.terrain.drainage.stats;
     out.push(line(format!("{w}/uphill_receivers"), s.uphill, s.uphill == 0, 0));
     out.push(line(format!("{w}/no_path_to_outlet"), s.no_path, s.no_path == 0, 0));
     out.push(line(format!("{w}/underwater_rivers"), s.underwater_rivers, s.underwater_rivers == 0, 0));
@@ -127,8 +132,8 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
 
     // life: a world with dry land and fresh water has a village; one without says why.
     let sites = Sites::of(&world, &SiteRules::default());
-    let fresh = world.drainage.kind.iter().any(|k| matches!(k, NodeKind::River | NodeKind::Lake));
-    let has_land = world.drainage.kind.contains(&NodeKind::Land);
+    let fresh = world.terrain.drainage.kind.iter().any(|k| matches!(k, NodeKind::River | NodeKind::Lake));
+    let has_land = world.terrain.drainage.kind.contains(&NodeKind::Land);
     let village = match (&sites.village, &sites.why_not) {
         (Some(v), _) => format!(
             "{} hamlets, slope {:.1} deg, {:.0} m walk to water",
@@ -155,20 +160,20 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
                 "no water to walk to".to_string()
             }
         }),
-        sites.spawn.is_some_and(|s| world.water_at(s.dir).is_none()) || !has_land,
+        sites.spawn.is_some_and(|s| world.water().at(s.dir).is_none()) || !has_land,
         "on dry land",
     ));
 
     // water
-    let points = world.river_sample_points(7);
-    let changed = world.teleport_check(&points);
+    let points = river_sample_points(&world, 7);
+    let changed = teleport_check(&world, &points);
     out.push(line(
         format!("{w}/teleport_shift"),
         format!("{changed} of {} points", points.len()),
         changed == 0,
         0,
     ));
-    let ws = world.water_stats();
+    let ws = water_stats(&world);
     out.push(line(
         format!("{w}/water_surfaces"),
         format!("rising {} below_downstream {}", ws.rising, ws.below_downstream),
@@ -202,14 +207,15 @@ pub fn world_probes(settings: &WorldSettings) -> Vec<ProbeLine> {
     out
 }
 
-/// The mill at [`World::mill_site`]: the rule's rate, and twice the flow turns it twice as fast.
+/// The mill at [`crate::Mills::site`]: the rule's rate, and twice the flow turns it twice as fast.
 fn mill_probe(world: &World) -> ProbeLine {
-    let name = format!("{}/mill", world.settings.name);
-    let Some(site) = world.mill_site() else {
+    let name = format!("{}/mill", world.terrain.settings.name);
+    let Some(site) = world.mills().site() else {
         return ProbeLine { name, value: String::new(), verdict: Verdict::Skip("no rivers".into()) };
     };
     let (radius_m, dip_m) = (1.5, 0.35);
-    let (Some(flow), Some(omega)) = (world.reach_flow_at(site), world.mill_rate_rad_s(site, radius_m, dip_m))
+    let (Some(flow), Some(omega)) =
+        (world.water().reach_flow_at(site), world.mills().rate_rad_s(site, radius_m, dip_m))
     else {
         return line(name, "no flow", false, "a river at the largest reach");
     };
@@ -229,22 +235,22 @@ fn mill_probe(world: &World) -> ProbeLine {
 pub const BOAT_WORLD: &str = "home";
 
 /// A small boat ([`Boat::default`]) let go at the middle of the main stem's source reach
-/// ([`World::main_stem_source`]) reaches the sea or a lake within 48 simulated hours,
+/// ([`crate::Carve::main_stem_source`]) reaches the sea or a lake within 48 simulated hours,
 /// stepped at 10 Hz, without grounding or leaving the water; on [`BOAT_WORLD`] only.
 fn boat_probe(world: &World) -> ProbeLine {
-    let name = format!("{}/boat", world.settings.name);
-    if world.settings.name != BOAT_WORLD {
+    let name = format!("{}/boat", world.terrain.settings.name);
+    if world.terrain.settings.name != BOAT_WORLD {
         return ProbeLine {
             name,
             value: String::new(),
             verdict: Verdict::Skip(format!("drifts on {BOAT_WORLD}")),
         };
     }
-    let Some(k) = world.main_stem_source() else {
+    let Some(k) = world.terrain.carve.main_stem_source() else {
         return line(name, "no rivers", false, "a river to drift down");
     };
-    let reach = &world.carve.reaches[k];
-    let drift = world.drift(&Boat::default(), reach.start + reach.end, 0.1, 48.0 * 3600.0);
+    let reach = &world.terrain.carve.reaches[k];
+    let drift = Boat::default().drift(world, reach.start + reach.end, 0.1, 48.0 * 3600.0);
     let value = format!(
         "{} after {:.1} h, {:.0} m from the source, least clearance {:.2} m{}{}",
         drift.reached.map_or("nowhere", |b| if b == Body::Sea { "the sea" } else { "a lake" }),
@@ -258,33 +264,33 @@ fn boat_probe(world: &World) -> ProbeLine {
     line(name, value, ok, "the sea or a lake, afloat all the way")
 }
 
-/// A 1 m crate of 500 kg dropped on the sea (the demo's crate, through [`World::hull_forces`]):
+/// A 1 m crate of 500 kg dropped on the sea (the demo's crate, through [`crate::Hull::forces`]):
 /// after 40 s its centre rides the wave surface.
 fn buoyancy_probe(world: &World) -> ProbeLine {
-    let name = format!("{}/buoyancy", world.settings.name);
-    let Some(sea) = world.water.sea.as_ref() else {
+    let name = format!("{}/buoyancy", world.terrain.settings.name);
+    let Some(sea) = world.levels.sea.as_ref() else {
         return ProbeLine { name, value: String::new(), verdict: Verdict::Skip("no sea".into()) };
     };
-    let d = &world.drainage;
+    let d = &world.terrain.drainage;
     let Some(deep) = (0..d.kind.len())
-        .find(|&i| d.kind[i] == NodeKind::Sea && d.water_level_m(i) - world.heights[i] > 20.0)
+        .find(|&i| d.kind[i] == NodeKind::Sea && d.water_level_m(i) - world.terrain.heights[i] > 20.0)
     else {
         return ProbeLine { name, value: String::new(), verdict: Verdict::Skip("no open sea".into()) };
     };
-    let r = world.settings.radius_m;
-    let up = world.lattice.positions()[deep];
+    let r = world.terrain.settings.radius_m;
+    let up = world.terrain.lattice.positions()[deep];
     let (e1, e2) = (sphere::unit(DVec3::Y.cross(up)), up.cross(sphere::unit(DVec3::Y.cross(up))));
     // The demo's crate: 1 m, 500 kg, sampled as the demo samples it.
     let hull = Hull::cuboid(DVec3::ONE, 900.0);
     let corners = Hull::cuboid_samples(DVec3::ONE).map(|s| e1 * s.x + up * s.y + e2 * s.z);
     let (mass, dt) = (500.0, 1.0 / 60.0);
-    let (mut height, mut speed) = (world.settings.sea_level_m + 3.0, 0.0);
+    let (mut height, mut speed) = (world.terrain.settings.sea_level_m + 3.0, 0.0);
     let mut worst: f64 = 0.0;
     for step in 0..(60 * 60) {
         let t = step as f64 * dt;
         let centre = up * (r + height);
         let points: Vec<DVec3> = corners.iter().map(|&c| centre + c).collect();
-        let lift: f64 = world.hull_forces(&hull, &points, up * speed, t).iter().map(|f| f.dot(up)).sum();
+        let lift: f64 = hull.forces(world, &points, up * speed, t).iter().map(|f| f.dot(up)).sum();
         speed += (lift - mass * GRAVITY) / mass * dt;
         height += speed * dt;
         if t > 40.0 {
@@ -298,15 +304,15 @@ fn buoyancy_probe(world: &World) -> ProbeLine {
 /// A block through the bridge's fill: inside below the ground, outside above it, in both
 /// encodings.
 fn voxel_probe(world: &World) -> ProbeLine {
-    let name = format!("{}/voxel", world.settings.name);
-    let r = world.settings.radius_m;
+    let name = format!("{}/voxel", world.terrain.settings.name);
+    let r = world.terrain.settings.radius_m;
     let dir = sphere::direction(5.0, 5.0);
-    let ground = world.ground(dir);
+    let ground = world.terrain.ground(dir);
     let block = Block { origin: dir * (r + ground) - DVec3::splat(8.0), size: [17; 3], step_m: 1.0 };
     let mut out = vec![0f32; 17 * 17 * 17];
     let centre = 8 + 17 * (8 + 17 * 8);
-    let filled = world.fill_block(&block, &mut out);
-    let probe_at = |h: f64| world.sdf(dir * (r + ground + h));
+    let filled = world.terrain.fill_block(&block, &mut out);
+    let probe_at = |h: f64| world.terrain.sdf(dir * (r + ground + h));
     let signs_ok = probe_at(-4.0) < 0.0 && probe_at(4.0) > 0.0;
     let bytes16 = encode_sdf(&out, SdfDepth::Bits16);
     let bytes32 = encode_sdf(&out, SdfDepth::Bits32);

@@ -15,216 +15,214 @@ use rayon::prelude::*;
 /// neighbour: through that neighbour's cell and into the next.
 pub const SHORE_WALK_SPACINGS: f64 = 2.5;
 
-impl World {
-    /// Carve invariants and counts: beds, joins, faces, falls, collars, and `samples` points
-    /// along every reach's centre line checked against the carved ground.
-    pub fn carve_stats(&self, samples: usize) -> CarveStats {
-        let reaches = &self.carve.reaches;
-        let mut s = CarveStats { reaches: reaches.len(), samples_per_reach: samples, ..Default::default() };
-        for reach in reaches {
-            if reach.rises() {
-                s.bed_rising += 1;
-            }
-            if reach.ends_in == ReachEnd::River && reach.bed_end_m() < self.carve.bed_of(reach.to) {
-                s.tributary_below_main += 1;
-            }
-            if reach.face_slope() > crate::carve::MAX_FACE_SLOPE + 1e-9 {
-                s.steep_faces += 1;
-            }
-            if reach.fall {
-                s.falls += 1;
-                s.tallest_fall_m = s.tallest_fall_m.max(reach.drop_m);
-            }
-            if reach.ends_in == ReachEnd::Sea {
-                s.mouths_with_collar += 1;
-            }
+/// Carve invariants and counts: beds, joins, faces, falls, collars, and `samples` points
+/// along every reach's centre line checked against the carved ground.
+pub fn carve_stats(world: &World, samples: usize) -> CarveStats {
+    let reaches = &world.terrain.carve.reaches;
+    let mut s = CarveStats { reaches: reaches.len(), samples_per_reach: samples, ..Default::default() };
+    for reach in reaches {
+        if reach.rises() {
+            s.bed_rising += 1;
         }
-        let per_reach: Vec<(usize, usize)> = reaches
-            .par_iter()
-            .map(|reach| {
-                let lake_m =
-                    (reach.ends_in == ReachEnd::Lake).then(|| self.drainage.water_level_m(reach.to.index()));
-                let (mut floating, mut shallow) = (0, 0);
-                for k in 0..samples {
-                    let t = (k as f64 + 0.5) / samples as f64;
-                    let p = sphere::unit(reach.start + (reach.end - reach.start) * t);
-                    let bed = reach.bed_at(t * reach.length_m);
-                    let (ground, natural) = self.ground_and_natural(p);
-                    // Where the sea, or the lake it ends in, covers the ground, the river
-                    // has ended.
-                    if self.settings.sea && natural < self.settings.sea_level_m
-                        || lake_m.is_some_and(|lake| natural < lake)
-                    {
-                        continue;
-                    }
-                    if bed - ground > 6.0 {
-                        floating += 1;
-                    }
-                    if natural - bed < 0.1 {
-                        shallow += 1;
-                    }
-                }
-                (floating, shallow)
-            })
-            .collect();
-        for (f, sh) in per_reach {
-            s.floating_stretches += f;
-            s.shallow_stretches += sh;
+        if reach.ends_in == ReachEnd::River && reach.bed_end_m() < world.terrain.carve.bed_of(reach.to) {
+            s.tributary_below_main += 1;
         }
-        s
+        if reach.face_slope() > crate::carve::MAX_FACE_SLOPE + 1e-9 {
+            s.steep_faces += 1;
+        }
+        if reach.fall {
+            s.falls += 1;
+            s.tallest_fall_m = s.tallest_fall_m.max(reach.drop_m);
+        }
+        if reach.ends_in == ReachEnd::Sea {
+            s.mouths_with_collar += 1;
+        }
     }
+    let per_reach: Vec<(usize, usize)> = reaches
+        .par_iter()
+        .map(|reach| {
+            let lake_m = (reach.ends_in == ReachEnd::Lake)
+                .then(|| world.terrain.drainage.water_level_m(reach.to.index()));
+            let (mut floating, mut shallow) = (0, 0);
+            for k in 0..samples {
+                let t = (k as f64 + 0.5) / samples as f64;
+                let p = reach.point_at(t);
+                let bed = reach.bed_at(t * reach.length_m);
+                let (ground, natural) = world.terrain.ground_and_natural(p);
+                // Where the sea, or the lake it ends in, covers the ground, the river
+                // has ended.
+                if world.terrain.settings.sea && natural < world.terrain.settings.sea_level_m
+                    || lake_m.is_some_and(|lake| natural < lake)
+                {
+                    continue;
+                }
+                if bed - ground > 6.0 {
+                    floating += 1;
+                }
+                if natural - bed < 0.1 {
+                    shallow += 1;
+                }
+            }
+            (floating, shallow)
+        })
+        .collect();
+    for (f, sh) in per_reach {
+        s.floating_stretches += f;
+        s.shallow_stretches += sh;
+    }
+    s
+}
 
-    /// The teleport check: levels at `points` (directions) measured cold, then after
-    /// streaming reaches in along one walk over the points and along another in a different
-    /// order; returns how many points read a different level (bit for bit) either time.
-    pub fn teleport_check(&self, points: &[DVec3]) -> usize {
-        let bits = |world: &World| -> Vec<Option<u64>> {
-            points.iter().map(|&p| world.level_at(p).map(f64::to_bits)).collect()
+/// The teleport check: levels at `points` (directions) measured cold, then after
+/// streaming reaches in along one walk over the points and along another in a different
+/// order; returns how many points read a different level (bit for bit) either time.
+pub fn teleport_check(world: &World, points: &[DVec3]) -> usize {
+    let bits = |world: &World| -> Vec<Option<u64>> {
+        points.iter().map(|&p| world.water().level_at(p).map(f64::to_bits)).collect()
+    };
+    let radius = world.terrain.settings.radius_m;
+    let cold = bits(world);
+    let mut near = ReachStreamer::new(300.0);
+    for &p in points.iter().rev() {
+        near.update(&world.terrain.carve.reaches, radius, sphere::unit(p) * (radius + 2.0));
+    }
+    let walked = bits(world);
+    let mut far = ReachStreamer::new(120.0);
+    for &p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
+        far.update(&world.terrain.carve.reaches, radius, sphere::unit(p) * (radius + 30.0));
+    }
+    let teleported = bits(world);
+    (0..points.len()).filter(|&i| cold[i] != walked[i] || cold[i] != teleported[i]).count()
+}
+
+/// Points on every `stride`-th reach's centre line, at its middle: where the teleport
+/// check measures.
+pub fn river_sample_points(world: &World, stride: usize) -> Vec<DVec3> {
+    world.terrain.carve.reaches.iter().step_by(stride.max(1)).map(|r| r.middle()).collect()
+}
+
+/// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
+/// they flow into, lake shore mismatches.
+pub fn water_stats(world: &World) -> WaterStats {
+    let reaches = &world.terrain.carve.reaches;
+    let levels = &world.levels.reach_levels;
+    let mut s = WaterStats::default();
+    for (reach, profile) in reaches.iter().zip(levels) {
+        if profile.windows(2).any(|w| w[1] > w[0]) {
+            s.rising += 1;
+        }
+        let downstream = match reach.ends_in {
+            ReachEnd::Lake => world.terrain.drainage.water_level_m(reach.to.index()),
+            ReachEnd::Sea => world.terrain.settings.sea_level_m,
+            ReachEnd::River => {
+                let next = world
+                    .terrain
+                    .carve
+                    .reaches_at(reach.to.index())
+                    .iter()
+                    .find(|&&k| reaches[k as usize].from == reach.to);
+                next.map_or(f64::NEG_INFINITY, |&k| levels[k as usize][0])
+            }
         };
-        let radius = self.settings.radius_m;
-        let cold = bits(self);
-        let mut near = ReachStreamer::new(300.0);
-        for &p in points.iter().rev() {
-            near.update(&self.carve.reaches, radius, sphere::unit(p) * (radius + 2.0));
+        if profile.last().is_some_and(|&end| end < downstream) {
+            s.below_downstream += 1;
         }
-        let walked = bits(self);
-        let mut far = ReachStreamer::new(120.0);
-        for &p in points.iter().step_by(2).chain(points.iter().skip(1).step_by(2)) {
-            far.update(&self.carve.reaches, radius, sphere::unit(p) * (radius + 30.0));
-        }
-        let teleported = bits(self);
-        (0..points.len()).filter(|&i| cold[i] != walked[i] || cold[i] != teleported[i]).count()
     }
-
-    /// Points on every `stride`-th reach's centre line, at its middle: where the teleport
-    /// check measures.
-    pub fn river_sample_points(&self, stride: usize) -> Vec<DVec3> {
-        self.carve.reaches.iter().step_by(stride.max(1)).map(|r| sphere::unit(r.start + r.end)).collect()
+    let per_reach: Vec<(usize, f64, usize, f64)> =
+        reaches.par_iter().map(|r| reach_water_checks(world, r)).collect();
+    for (banks, worst_bank, steps, worst_step) in per_reach {
+        s.bank_mismatches += banks;
+        s.worst_bank_m = s.worst_bank_m.max(worst_bank);
+        s.steps += steps;
+        s.worst_step_m = s.worst_step_m.max(worst_step);
     }
-
-    /// Counts: bank mismatches, steps along rivers, surfaces rising downstream or below what
-    /// they flow into, lake shore mismatches.
-    pub fn water_stats(&self) -> WaterStats {
-        let reaches = &self.carve.reaches;
-        let levels = &self.water.reach_levels;
-        let mut s = WaterStats::default();
-        for (reach, profile) in reaches.iter().zip(levels) {
-            if profile.windows(2).any(|w| w[1] > w[0]) {
-                s.rising += 1;
-            }
-            let downstream = match reach.ends_in {
-                ReachEnd::Lake => self.drainage.water_level_m(reach.to.index()),
-                ReachEnd::Sea => self.settings.sea_level_m,
-                ReachEnd::River => {
-                    let next = self
-                        .carve
-                        .reaches_at(reach.to.index())
-                        .iter()
-                        .find(|&&k| reaches[k as usize].from == reach.to);
-                    next.map_or(f64::NEG_INFINITY, |&k| levels[k as usize][0])
-                }
-            };
-            if profile.last().is_some_and(|&end| end < downstream) {
-                s.below_downstream += 1;
-            }
-        }
-        let per_reach: Vec<(usize, f64, usize, f64)> =
-            reaches.par_iter().map(|r| self.reach_water_checks(r)).collect();
-        for (banks, worst_bank, steps, worst_step) in per_reach {
-            s.bank_mismatches += banks;
-            s.worst_bank_m = s.worst_bank_m.max(worst_bank);
-            s.steps += steps;
-            s.worst_step_m = s.worst_step_m.max(worst_step);
-        }
-        let d = &self.drainage;
-        let shores: Vec<(usize, f64)> = (0..d.kind.len())
-            .into_par_iter()
-            .filter(|&i| d.kind[i] == NodeKind::Lake)
-            .map(|i| self.lake_shore_checks(i))
-            .collect();
-        for (count, worst) in shores {
-            s.lake_shore_mismatches += count;
-            s.worst_lake_shore_m = s.worst_lake_shore_m.max(worst);
-        }
-        s
+    let d = &world.terrain.drainage;
+    let shores: Vec<(usize, f64)> = (0..d.kind.len())
+        .into_par_iter()
+        .filter(|&i| d.kind[i] == NodeKind::Lake)
+        .map(|i| lake_shore_checks(world, i))
+        .collect();
+    for (count, worst) in shores {
+        s.lake_shore_mismatches += count;
+        s.worst_lake_shore_m = s.worst_lake_shore_m.max(worst);
     }
+    s
+}
 
-    /// Lake shore mismatches from lake node `i`: walking 0.5 m at a time from it towards each
-    /// neighbour that is not lake and on to [`SHORE_WALK_SPACINGS`] times that distance, the
-    /// water at the first dry point stands over 0.5 m above the ground: (count, worst m).
-    fn lake_shore_checks(&self, i: usize) -> (usize, f64) {
-        let positions = self.lattice.positions();
-        let (mut count, mut worst) = (0, 0.0f64);
-        for &j in self.lattice.neighbor_slice(i) {
-            let j = j as usize;
-            if self.drainage.kind[j] == NodeKind::Lake {
-                continue;
-            }
-            let (a, b) = (positions[i], positions[j]);
-            let walk_m = SHORE_WALK_SPACINGS * (b - a).length() * self.settings.radius_m;
-            let samples = (walk_m / 0.5).ceil() as usize;
-            let walk = (0..=samples)
-                .map(|k| sphere::unit(a + (b - a) * (SHORE_WALK_SPACINGS * k as f64 / samples as f64)));
-            let over = self.water_over_edge(walk, |body| body != Body::Sea);
+/// Lake shore mismatches from lake node `i`: walking 0.5 m at a time from it towards each
+/// neighbour that is not lake and on to [`SHORE_WALK_SPACINGS`] times that distance, the
+/// water at the first dry point stands over 0.5 m above the ground: (count, worst m).
+fn lake_shore_checks(world: &World, i: usize) -> (usize, f64) {
+    let positions = world.terrain.lattice.positions();
+    let (mut count, mut worst) = (0, 0.0f64);
+    for &j in world.terrain.lattice.neighbor_slice(i) {
+        let j = j as usize;
+        if world.terrain.drainage.kind[j] == NodeKind::Lake {
+            continue;
+        }
+        let (a, b) = (positions[i], positions[j]);
+        let walk_m = SHORE_WALK_SPACINGS * (b - a).length() * world.terrain.settings.radius_m;
+        let samples = (walk_m / 0.5).ceil() as usize;
+        let walk = (0..=samples)
+            .map(|k| sphere::unit(a + (b - a) * (SHORE_WALK_SPACINGS * k as f64 / samples as f64)));
+        let over = water_over_edge(world, walk, |body| body != Body::Sea);
+        if over > 0.5 {
+            count += 1;
+            worst = worst.max(over);
+        }
+    }
+    (count, worst)
+}
+
+/// How far the water stands above the ground where a walk over `points` first comes out
+/// of it, metres: 0 where the walk starts dry, stays in the water or meets water whose
+/// body `wet` does not count.
+fn water_over_edge(world: &World, points: impl Iterator<Item = DVec3>, wet: impl Fn(Body) -> bool) -> f64 {
+    let mut last = None;
+    for p in points {
+        match world.water().at(p) {
+            Some(w) if wet(w.body) => last = Some(w.level_m),
+            Some(_) => return 0.0,
+            None => return last.map_or(0.0, |level| level - world.terrain.ground(p)),
+        }
+    }
+    0.0
+}
+
+/// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
+/// of one reach: (mismatches, worst m, steps, worst m).
+fn reach_water_checks(world: &World, reach: &Reach) -> (usize, f64, usize, f64) {
+    let radius = world.terrain.settings.radius_m;
+    let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
+    let across = reach.across();
+    for k in 0..8 {
+        let centre = reach.point_at((k as f64 + 0.5) / 8.0);
+        for side in [-1.0, 1.0] {
+            let limit = (1.5 * reach.half_width_m / 0.2) as usize + 1;
+            let walk = (0..=limit).map(|j| centre + across * (side * j as f64 * 0.2 / radius));
+            let over = water_over_edge(world, walk, |body| body == Body::River);
             if over > 0.5 {
-                count += 1;
-                worst = worst.max(over);
+                banks += 1;
+                worst_bank = worst_bank.max(over);
             }
         }
-        (count, worst)
     }
-
-    /// How far the water stands above the ground where a walk over `points` first comes out
-    /// of it, metres: 0 where the walk starts dry, stays in the water or meets water whose
-    /// body `wet` does not count.
-    fn water_over_edge(&self, points: impl Iterator<Item = DVec3>, wet: impl Fn(Body) -> bool) -> f64 {
-        let mut last = None;
-        for p in points {
-            match self.water_at(p) {
-                Some(w) if wet(w.body) => last = Some(w.level_m),
-                Some(_) => return 0.0,
-                None => return last.map_or(0.0, |level| level - self.ground(p)),
+    let samples = reach.length_m.ceil() as usize;
+    let mut previous: Option<(f64, f64)> = None;
+    for k in 0..=samples {
+        let t = k as f64 / samples.max(1) as f64;
+        let p = reach.point_at(t);
+        let bed = reach.bed_at(t * reach.length_m);
+        let level = world.water().at(p).filter(|w| w.body == Body::River).map(|w| w.level_m);
+        if let (Some((a, bed_a)), Some(b)) = (previous, level) {
+            // Down a fall face the water follows the bed; a step is water that does not.
+            let step = ((a - b).abs() - (bed_a - bed).abs()).max(0.0);
+            if step > 1.0 {
+                steps += 1;
+                worst_step = worst_step.max(step);
             }
         }
-        0.0
+        previous = level.map(|l| (l, bed));
     }
-
-    /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
-    /// of one reach: (mismatches, worst m, steps, worst m).
-    fn reach_water_checks(&self, reach: &Reach) -> (usize, f64, usize, f64) {
-        let radius = self.settings.radius_m;
-        let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
-        let ab = reach.end - reach.start;
-        let across = sphere::unit(ab.cross(reach.start + reach.end));
-        for k in 0..8 {
-            let centre = sphere::unit(reach.start + ab * ((k as f64 + 0.5) / 8.0));
-            for side in [-1.0, 1.0] {
-                let limit = (1.5 * reach.half_width_m / 0.2) as usize + 1;
-                let walk = (0..=limit).map(|j| centre + across * (side * j as f64 * 0.2 / radius));
-                let over = self.water_over_edge(walk, |body| body == Body::River);
-                if over > 0.5 {
-                    banks += 1;
-                    worst_bank = worst_bank.max(over);
-                }
-            }
-        }
-        let samples = reach.length_m.ceil() as usize;
-        let mut previous: Option<(f64, f64)> = None;
-        for k in 0..=samples {
-            let t = k as f64 / samples.max(1) as f64;
-            let p = sphere::unit(reach.start + ab * t);
-            let bed = reach.bed_at(t * reach.length_m);
-            let level = self.water_at(p).filter(|w| w.body == Body::River).map(|w| w.level_m);
-            if let (Some((a, bed_a)), Some(b)) = (previous, level) {
-                // Down a fall face the water follows the bed; a step is water that does not.
-                let step = ((a - b).abs() - (bed_a - bed).abs()).max(0.0);
-                if step > 1.0 {
-                    steps += 1;
-                    worst_step = worst_step.max(step);
-                }
-            }
-            previous = level.map(|l| (l, bed));
-        }
-        (banks, worst_bank, steps, worst_step)
-    }
+    (banks, worst_bank, steps, worst_step)
 }

@@ -165,11 +165,11 @@ pub fn conditions_at(
     height_m: f64,
     slope_deg: f64,
 ) -> Conditions {
-    let settings = &world.settings;
+    let settings = &world.terrain.settings;
     let (lat, _) = sphere::lat_lon_rad(dir);
     Conditions {
         temperature_c: temperature_c(settings, height_m, lat),
-        moisture: climate.moisture_at(&world.lattice, dir),
+        moisture: climate.moisture_at(&world.terrain.lattice, dir),
         slope_deg,
         above_sea_m: settings.sea.then_some(height_m - settings.sea_level_m),
         altitude: altitude(settings, height_m),
@@ -189,16 +189,16 @@ pub fn biome_at(world: &World, climate: &Climate, dir: DVec3) -> Option<Biome> {
 /// (degrees).
 pub(crate) fn biome_and_slope_at(world: &World, climate: &Climate, dir: DVec3) -> Option<(Biome, f64, f64)> {
     let up = sphere::unit(dir);
-    if world.water_at(up).is_some() {
+    if world.water().at(up).is_some() {
         return None;
     }
     let (east, north) = sphere::east_north(up);
-    let step = SLOPE_SPAN_M / world.settings.radius_m;
-    let h = world.ground(up);
-    let gx = (world.ground(sphere::unit(up + east * step)) - h) / SLOPE_SPAN_M;
-    let gy = (world.ground(sphere::unit(up + north * step)) - h) / SLOPE_SPAN_M;
+    let step = SLOPE_SPAN_M / world.terrain.settings.radius_m;
+    let h = world.terrain.ground(up);
+    let gx = (world.terrain.ground(sphere::unit(up + east * step)) - h) / SLOPE_SPAN_M;
+    let gy = (world.terrain.ground(sphere::unit(up + north * step)) - h) / SLOPE_SPAN_M;
     let slope_deg = libm::atan(gx.hypot(gy)).to_degrees();
-    Some((Biome::of(&world.settings, &conditions_at(world, climate, up, h, slope_deg)), h, slope_deg))
+    Some((Biome::of(&world.terrain.settings, &conditions_at(world, climate, up, h, slope_deg)), h, slope_deg))
 }
 
 /// The biome of every dry lattice node of a world (`None` under the sea and lakes and on
@@ -214,13 +214,13 @@ pub struct Biomes {
 impl Biomes {
     /// The biomes of `world`'s nodes under `climate`.
     pub fn of(world: &World, climate: &Climate) -> Self {
-        let settings = &world.settings;
-        let lattice = &*world.lattice;
-        let heights = &world.heights;
+        let settings = &world.terrain.settings;
+        let lattice = &*world.terrain.lattice;
+        let heights = &world.terrain.heights;
         let slope_deg: Vec<f64> = (0..lattice.len()).map(|i| node_slope_deg(lattice, heights, i)).collect();
         let node = (0..lattice.len())
             .map(|i| {
-                if world.drainage.kind[i] != NodeKind::Land {
+                if world.terrain.drainage.kind[i] != NodeKind::Land {
                     return None;
                 }
                 let c = Conditions {
@@ -247,7 +247,7 @@ impl Biomes {
         dir: DVec3,
         max_slope_deg: f64,
     ) -> Option<usize> {
-        let positions = world.lattice.positions();
+        let positions = world.terrain.lattice.positions();
         let mut of_biome: Vec<(f64, usize)> = (0..self.node.len())
             .filter(|&i| self.node[i] == Some(biome) && self.slope_deg[i] < 2.0 * max_slope_deg)
             .map(|i| ((positions[i] - dir).length_squared(), i))
@@ -343,27 +343,29 @@ mod tests {
         let world = World::build(&testkit::world(testkit::QUICK_WORLD));
         let biomes = Biomes::of(&world, &Climate::of(&world));
         for (i, b) in biomes.node.iter().enumerate() {
-            assert_eq!(b.is_some(), world.drainage.kind[i] == NodeKind::Land, "node {i}");
+            assert_eq!(b.is_some(), world.terrain.drainage.kind[i] == NodeKind::Land, "node {i}");
         }
         let climate = Climate::of(&world);
-        for (i, &p) in world.lattice.positions().iter().enumerate().step_by(97) {
+        for (i, &p) in world.terrain.lattice.positions().iter().enumerate().step_by(97) {
             let at = biome_at(&world, &climate, p);
-            assert_eq!(at.is_none(), world.water_at(p).is_some(), "node {i}");
-            if world.drainage.kind[i] == NodeKind::Sea {
+            assert_eq!(at.is_none(), world.water().at(p).is_some(), "node {i}");
+            if world.terrain.drainage.kind[i] == NodeKind::Sea {
                 assert_eq!(at, None, "no biome under the sea");
             }
         }
         let total: f64 = biomes.fractions().iter().sum();
         for biome in BIOMES {
             assert_eq!(Biome::from_name(biome.name()), Some(biome));
-            if let Some(i) = biomes.nearest(&world, &climate, biome, world.lattice.positions()[0], 25.0) {
+            if let Some(i) =
+                biomes.nearest(&world, &climate, biome, world.terrain.lattice.positions()[0], 25.0)
+            {
                 assert_eq!(biomes.node[i], Some(biome));
-                let p = world.lattice.positions()[i];
+                let p = world.terrain.lattice.positions()[i];
                 assert!(footprint_slope_deg(&world, p, 3.0).is_some_and(|s| s < 25.0));
             }
         }
         assert!(biomes
-            .nearest(&world, &climate, Biome::Forest, world.lattice.positions()[0], 25.0)
+            .nearest(&world, &climate, Biome::Forest, world.terrain.lattice.positions()[0], 25.0)
             .is_some());
         assert_eq!(Biome::from_name("jungle"), None);
         assert!((total - 1.0).abs() < 1e-12, "{total}");

@@ -69,16 +69,16 @@ impl Climate {
     /// The climate at every lattice node of `world`, worked out on the calling thread alone
     /// (so a pool's worker may hold a lock while it runs without deadlocking the pool).
     pub fn of(world: &World) -> Self {
-        let settings = &world.settings;
-        let drainage = &world.drainage;
-        let lattice = &*world.lattice;
+        let settings = &world.terrain.settings;
+        let drainage = &world.terrain.drainage;
+        let lattice = &*world.terrain.lattice;
         let surface: Vec<f64> = (0..lattice.len())
             .map(|i| {
                 let level = drainage.water_level_m(i);
                 if level.is_nan() {
-                    world.heights[i]
+                    world.terrain.heights[i]
                 } else {
-                    level.max(world.heights[i])
+                    level.max(world.terrain.heights[i])
                 }
             })
             .collect();
@@ -254,19 +254,19 @@ mod tests {
     fn a_world_has_wet_shores_and_dry_shadows_within_bounds() {
         let world = World::build(&testkit::world(testkit::QUICK_WORLD));
         let climate = Climate::of(&world);
-        let n = world.lattice.len();
+        let n = world.terrain.lattice.len();
         assert_eq!((climate.temperature_c.len(), climate.moisture.len()), (n, n));
         assert!(climate.moisture.iter().chain(&climate.shadow).all(|m| (0.0..=1.0).contains(m)));
         let mean = |kind: NodeKind| {
             let (sum, count) = (0..n)
-                .filter(|&i| world.drainage.kind[i] == kind)
+                .filter(|&i| world.terrain.drainage.kind[i] == kind)
                 .fold((0.0, 0), |(s, c), i| (s + climate.moisture[i], c + 1));
             sum / count.max(1) as f64
         };
         assert!(mean(NodeKind::Sea) > mean(NodeKind::Land), "the sea is wetter than dry land");
         assert!(climate.shadow.iter().any(|&s| s > 0.0), "some ground lies in a shadow");
         assert_eq!(Climate::of(&world), climate, "deterministic");
-        let p = world.lattice.positions()[17];
-        assert!((climate.moisture_at(&world.lattice, p) - climate.moisture[17]).abs() < 0.2);
+        let p = world.terrain.lattice.positions()[17];
+        assert!((climate.moisture_at(&world.terrain.lattice, p) - climate.moisture[17]).abs() < 0.2);
     }
 }

@@ -31,7 +31,7 @@ pub struct Places {
     /// `downstream`, `boat`, `sea`, `lake`, `mouth`, `forest`, `snow` where the world has them.
     pub named: Vec<(&'static str, DVec3)>,
     /// Where a boat is let go on the largest river, `BOAT_LAUNCH_M` below its mill site
-    /// ([`World::mill_site`]); `None` without a river to launch on.
+    /// ([`Mills::site`](crate::Mills::site)); `None` without a river to launch on.
     pub boat_launch: Option<DVec3>,
 }
 
@@ -51,20 +51,20 @@ impl Places {
         if let Some(village) = sites.village {
             named.push(("village", village.dir));
         }
-        let largest = world.mill_reach().map(|r| r.0 as usize);
-        let mill = sites.mill.or_else(|| Some((world.mill_site()?, largest?)));
+        let largest = world.mills().reach().map(|r| r.0 as usize);
+        let mill = sites.mill.or_else(|| Some((world.mills().site()?, largest?)));
         if let Some((dir, reach)) = mill {
             named.push(("mill", dir));
             named.push(("downstream", down_the_river(world, reach, DOWNSTREAM_M)));
         }
         let boat_launch = largest.map(|reach| down_the_river(world, reach, BOAT_LAUNCH_M));
         named.extend(largest.map(|reach| ("boat", down_the_river(world, reach, BOAT_PLACE_M))));
-        let open_sea = world.settings.sea_level_m - OPEN_SEA_DEPTH_M;
-        let kind = &world.drainage.kind;
-        let sea = nearest(world, centre, |i| kind[i] == NodeKind::Sea && world.heights[i] < open_sea);
+        let open_sea = world.terrain.settings.sea_level_m - OPEN_SEA_DEPTH_M;
+        let kind = &world.terrain.drainage.kind;
+        let sea = nearest(world, centre, |i| kind[i] == NodeKind::Sea && world.terrain.heights[i] < open_sea);
         named.extend(sea.map(|dir| ("sea", dir)));
         named.extend(nearest(world, centre, |i| kind[i] == NodeKind::Lake).map(|dir| ("lake", dir)));
-        let mouths = world.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea);
+        let mouths = world.terrain.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea);
         let mouth = mouths.map(|r| sphere::unit(r.start)).fold(None, |best: Option<DVec3>, m| match best {
             Some(b) if b.dot(centre) >= m.dot(centre) => Some(b),
             _ => Some(m),
@@ -72,7 +72,7 @@ impl Places {
         named.extend(mouth.map(|dir| ("mouth", dir)));
         for biome in BIOME_PLACES {
             let found = life.biomes.nearest(world, &life.climate, biome, centre, BIOME_SLOPE_DEG);
-            named.extend(found.map(|i| (biome.name(), world.lattice.positions()[i])));
+            named.extend(found.map(|i| (biome.name(), world.terrain.lattice.positions()[i])));
         }
         Places { named, boat_launch }
     }
@@ -87,7 +87,7 @@ impl Places {
 /// (its mill site): along its centre line and on into the reaches below it, stopping where
 /// the river ends in a lake or the sea.
 pub fn down_the_river(world: &World, reach: usize, distance_m: f64) -> DVec3 {
-    let reaches = &world.carve.reaches;
+    let reaches = &world.terrain.carve.reaches;
     let (mut k, mut t, mut left) = (reach, 0.5, distance_m.max(0.0));
     loop {
         let r = &reaches[k];
@@ -95,7 +95,7 @@ pub fn down_the_river(world: &World, reach: usize, distance_m: f64) -> DVec3 {
         if left <= ahead {
             return r.point_at(t + left / r.length_m.max(f64::MIN_POSITIVE));
         }
-        match world.carve.reach_from(r.to.index()).filter(|_| r.ends_in == ReachEnd::River) {
+        match world.terrain.carve.reach_from(r.to.index()).filter(|_| r.ends_in == ReachEnd::River) {
             Some(next) => (k, t, left) = (next.0 as usize, 0.0, left - ahead),
             None => return sphere::unit(r.end),
         }
@@ -105,7 +105,7 @@ pub fn down_the_river(world: &World, reach: usize, distance_m: f64) -> DVec3 {
 /// The lattice node nearest `centre` (largest dot product, ties to the lower index) for which
 /// `wanted` holds, as a direction.
 fn nearest(world: &World, centre: DVec3, wanted: impl Fn(usize) -> bool) -> Option<DVec3> {
-    let positions = world.lattice.positions();
+    let positions = world.terrain.lattice.positions();
     let mut best: Option<(f64, usize)> = None;
     for i in (0..positions.len()).filter(|&i| wanted(i)) {
         let closeness = positions[i].dot(centre);

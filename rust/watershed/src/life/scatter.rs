@@ -99,7 +99,7 @@ impl<'a> Scatter<'a> {
     /// The scatter of `world` under `climate`, clear of `sites`' village and hamlets.
     pub fn new(world: &'a World, climate: &'a Climate, sites: &Sites, rules: ScatterRules) -> Self {
         let clearings = sites.village.iter().chain(&sites.hamlets).map(|s| s.dir).collect();
-        let face_m = world.settings.radius_m * std::f64::consts::FRAC_PI_2;
+        let face_m = world.terrain.settings.radius_m * std::f64::consts::FRAC_PI_2;
         let cells = (face_m / rules.spacing_m.max(0.1)).ceil().clamp(1.0, f64::from(1u32 << 24)) as u32;
         Scatter { world, climate, clearings, rules, cells }
     }
@@ -133,7 +133,7 @@ impl<'a> Scatter<'a> {
     /// What cell `(i, j)` of `face` holds, if anything.
     fn cell(&self, face: u8, i: u32, j: u32) -> Option<Instance> {
         let stream = (u64::from(face) << 56) ^ (u64::from(i) << 28) ^ u64::from(j);
-        let mut rng = SplitMix64::new(self.world.settings.seed, stream);
+        let mut rng = SplitMix64::new(self.world.terrain.settings.seed, stream);
         let n = f64::from(self.cells);
         let u = -1.0 + 2.0 * (f64::from(i) + rng.range(0.15, 0.85)) / n;
         let v = -1.0 + 2.0 * (f64::from(j) + rng.range(0.15, 0.85)) / n;
@@ -150,7 +150,7 @@ impl<'a> Scatter<'a> {
         } else {
             return None;
         };
-        let radius = self.world.settings.radius_m;
+        let radius = self.world.terrain.settings.radius_m;
         if self.clearings.iter().any(|&c| (c - dir).length() * radius < self.rules.clearing_m) {
             return None;
         }
@@ -196,21 +196,23 @@ mod tests {
         let rules = ScatterRules { spacing_m: 8.0, ..ScatterRules::default() };
         let scatter = Scatter::new(world, &climate, &sites, rules);
         let village = sites.village.expect("the quick world has a village");
-        let around = village.dir * world.settings.radius_m;
+        let around = village.dir * world.terrain.settings.radius_m;
         let mut seen = [0usize; 2];
-        for key in select_chunks(world.settings.radius_m, around, 1.5, 7) {
-            if (key.centre() - village.dir).length() * world.settings.radius_m > 600.0 {
+        for key in select_chunks(world.terrain.settings.radius_m, around, 1.5, 7) {
+            if (key.centre() - village.dir).length() * world.terrain.settings.radius_m > 600.0 {
                 continue;
             }
             for thing in scatter.chunk(key) {
                 seen[thing.kind as usize] += 1;
-                assert!(world.water_at(thing.dir).is_none(), "never in water");
+                assert!(world.water().at(thing.dir).is_none(), "never in water");
                 let (_, h, slope) = biome_and_slope_at(world, &climate, thing.dir).expect("dry");
                 assert_eq!(h, thing.height_m);
                 let limit =
                     if thing.kind == ScatterKind::Tree { rules.tree_slope_deg } else { rules.rock_slope_deg };
                 assert!(slope <= limit, "{slope}° under a {:?}", thing.kind);
-                assert!((thing.dir - village.dir).length() * world.settings.radius_m >= rules.clearing_m);
+                assert!(
+                    (thing.dir - village.dir).length() * world.terrain.settings.radius_m >= rules.clearing_m
+                );
                 assert!((0.7..1.3).contains(&thing.scale));
                 let [x, y, z] = thing.axes();
                 assert!((x.cross(y).dot(z) - thing.scale.powi(3)).abs() < 1e-9, "right-handed");

@@ -115,19 +115,19 @@ pub struct Sites {
 impl Sites {
     /// The sites of `world` under `rules`.
     pub fn of(world: &World, rules: &SiteRules) -> Self {
-        let lattice = &*world.lattice;
+        let lattice = &*world.terrain.lattice;
         let slope: Vec<f64> =
-            (0..lattice.len()).map(|i| node_slope_deg(lattice, &world.heights, i)).collect();
+            (0..lattice.len()).map(|i| node_slope_deg(lattice, &world.terrain.heights, i)).collect();
         Sites::with_slopes(world, rules, &slope)
     }
 
     /// [`Sites::of`] with each node's slope (degrees, [`node_slope_deg`]) already worked out,
     /// as [`Biomes`](crate::life::biome::Biomes) holds it.
     pub(crate) fn with_slopes(world: &World, rules: &SiteRules, slope: &[f64]) -> Self {
-        let lattice = &*world.lattice;
-        let kind = &world.drainage.kind;
+        let lattice = &*world.terrain.lattice;
+        let kind = &world.terrain.drainage.kind;
         let n = lattice.len();
-        let radius = world.settings.radius_m;
+        let radius = world.terrain.settings.radius_m;
         let land: Vec<usize> = (0..n).filter(|&i| kind[i] == NodeKind::Land).collect();
         let walkable = land.iter().filter(|&&i| slope[i] < rules.walkable_slope_deg).count();
         let share = |count: usize| count as f64 / land.len().max(1) as f64;
@@ -136,11 +136,14 @@ impl Sites {
         let is_fresh = |i: usize| matches!(kind[i], NodeKind::River | NodeKind::Lake);
         let (walk, source) = walks(lattice, &is_fresh);
         let to_coast = coast_walks(world);
-        let falls: Vec<DVec3> = world.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start).collect();
+        let falls: Vec<DVec3> =
+            world.terrain.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start).collect();
         let lake_or_big = |s: usize| match kind[s] {
             NodeKind::Lake => 1.0,
             _ => {
-                let decades = (world.drainage.catchment_m2[s] / world.settings.river_catchment_m2).max(1.0);
+                let decades = (world.terrain.drainage.catchment_m2[s]
+                    / world.terrain.settings.river_catchment_m2)
+                    .max(1.0);
                 (libm::log10(decades) / 2.0).min(1.0)
             }
         };
@@ -152,7 +155,7 @@ impl Sites {
                 let dir = lattice.positions()[i];
                 let src = source[i]?;
                 let level = water_level_near(world, src)?;
-                let height_m = world.ground(dir);
+                let height_m = world.terrain.ground(dir);
                 let above_water_m = height_m - level;
                 if above_water_m < rules.flood_margin_m
                     || falls.iter().any(|&f| chord_m(f, dir, radius) < rules.fall_clearance_m)
@@ -215,11 +218,11 @@ fn walks<T: Topology>(topo: &T, target: &dyn Fn(usize) -> bool) -> (Vec<f64>, Ve
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's
 /// surface from the water table.
 fn water_level_near(world: &World, node: usize) -> Option<f64> {
-    let level = world.drainage.water_level_m(node);
+    let level = world.terrain.drainage.water_level_m(node);
     if level.is_finite() {
         return Some(level);
     }
-    world.level_at(world.lattice.positions()[node])
+    world.water().level_at(world.terrain.lattice.positions()[node])
 }
 
 /// Steepest slope across a footprint of `radius_m` around `dir` (the centre and eight points
@@ -228,24 +231,24 @@ fn water_level_near(world: &World, node: usize) -> Option<f64> {
 pub fn footprint_slope_deg(world: &World, dir: DVec3, radius_m: f64) -> Option<f64> {
     let up = sphere::unit(dir);
     let (east, north) = sphere::east_north(up);
-    let angle = radius_m / world.settings.radius_m;
+    let angle = radius_m / world.terrain.settings.radius_m;
     let points: Vec<DVec3> = std::iter::once(up)
         .chain((0..8).map(|k| {
             let a = k as f64 * std::f64::consts::FRAC_PI_4;
             sphere::unit(up + (east * libm::cos(a) + north * libm::sin(a)) * angle)
         }))
         .collect();
-    if points.iter().any(|&p| world.water_at(p).is_some()) {
+    if points.iter().any(|&p| world.water().at(p).is_some()) {
         return None;
     }
-    let heights: Vec<f64> = points.iter().map(|&p| world.ground(p)).collect();
+    let heights: Vec<f64> = points.iter().map(|&p| world.terrain.ground(p)).collect();
     let steepest = (1..points.len()).map(|k| (heights[k] - heights[0]).abs() / radius_m).fold(0.0, f64::max);
     Some(libm::atan(steepest).to_degrees())
 }
 
 /// Why `world` has no village.
 fn why_no_village(world: &World, land: &[usize], walk: &[f64], rules: &SiteRules) -> String {
-    let kind = &world.drainage.kind;
+    let kind = &world.terrain.drainage.kind;
     if land.is_empty() {
         "no dry land".to_string()
     } else if !kind.iter().any(|k| matches!(k, NodeKind::River | NodeKind::Lake)) {
@@ -264,18 +267,22 @@ fn why_no_village(world: &World, land: &[usize], walk: &[f64], rules: &SiteRules
 /// of `village` whose middle is river water carrying at least the rules' discharge, the one
 /// with the largest catchment (ties: the lower index).
 fn mill_near(world: &World, village: DVec3, rules: &SiteRules) -> Option<(DVec3, usize)> {
-    let radius = world.settings.radius_m;
+    let radius = world.terrain.settings.radius_m;
     world
+        .terrain
         .carve
         .reaches
         .iter()
         .enumerate()
         .filter(|(_, r)| !r.fall)
-        .map(|(k, r)| (k, r, sphere::unit(r.start + r.end)))
+        .map(|(k, r)| (k, r, r.middle()))
         .filter(|&(_, _, mid)| chord_m(mid, village, radius) <= 2.0 * rules.walk_m)
         .filter(|&(_, _, mid)| {
-            world.water_at(mid).is_some_and(|w| w.body == Body::River)
-                && world.reach_flow_at(mid).is_some_and(|f| f.discharge_m3_s >= rules.mill_discharge_m3_s)
+            world.water().at(mid).is_some_and(|w| w.body == Body::River)
+                && world
+                    .water()
+                    .reach_flow_at(mid)
+                    .is_some_and(|f| f.discharge_m3_s >= rules.mill_discharge_m3_s)
         })
         .max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2).then(b.0.cmp(&a.0)))
         .map(|(k, _, mid)| (mid, k))
@@ -291,9 +298,9 @@ fn spawn_near(
     village: Option<&Site>,
     rules: &SiteRules,
 ) -> Option<Spawn> {
-    let lattice = &*world.lattice;
-    let kind = &world.drainage.kind;
-    let radius = world.settings.radius_m;
+    let lattice = &*world.terrain.lattice;
+    let kind = &world.terrain.drainage.kind;
+    let radius = world.terrain.settings.radius_m;
     let mut best: Option<(f64, f64, usize)> = None;
     for i in (0..lattice.len()).filter(|&i| kind[i] == NodeKind::Land && slope[i] < rules.spawn_slope_deg) {
         let dir = lattice.positions()[i];
@@ -314,7 +321,7 @@ fn spawn_near(
         let dir = lattice.positions()[i];
         Spawn {
             dir,
-            height_m: world.ground(dir),
+            height_m: world.terrain.ground(dir),
             to_coast_m,
             to_village_m: village.map(|v| chord_m(v.dir, dir, radius)),
         }
@@ -324,10 +331,10 @@ fn spawn_near(
 /// The walk from every node to the coast (the sea; on a world without one, any water),
 /// metres; infinite where there is none.
 fn coast_walks(world: &World) -> Vec<f64> {
-    let kind = &world.drainage.kind;
+    let kind = &world.terrain.drainage.kind;
     let has_sea = kind.contains(&NodeKind::Sea);
     let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
-    walks(&*world.lattice, &coast).0
+    walks(&*world.terrain.lattice, &coast).0
 }
 
 /// How far inland a village still counts as coastal, metres: the coastal share of its
@@ -342,12 +349,12 @@ const ROOF_M: f64 = 6.0;
 /// Whether a walker at `from` sees the roofs at `to`: the straight line between the eye and
 /// the roofs passes over the ground at every one of 32 points between them.
 pub fn in_sight(world: &World, from: DVec3, to: DVec3) -> bool {
-    let radius = world.settings.radius_m;
-    let eye = from * (radius + world.ground(from) + EYE_M);
-    let roof = to * (radius + world.ground(to) + ROOF_M);
+    let radius = world.terrain.settings.radius_m;
+    let eye = from * (radius + world.terrain.ground(from) + EYE_M);
+    let roof = to * (radius + world.terrain.ground(to) + ROOF_M);
     (1..32).all(|k| {
         let p = eye.lerp(roof, k as f64 / 32.0);
-        p.length() - radius > world.ground(p)
+        p.length() - radius > world.terrain.ground(p)
     })
 }
 
@@ -375,7 +382,7 @@ mod tests {
         let village = sites.village.expect("the quick world has rivers and flat dry ground beside them");
         assert!(sites.why_not.is_none());
         for site in std::iter::once(&village).chain(&sites.hamlets) {
-            assert!(world.water_at(site.dir).is_none(), "never underwater");
+            assert!(world.water().at(site.dir).is_none(), "never underwater");
             assert!(site.slope_deg < rules.max_slope_deg, "never steeper than the limit");
             assert!(site.walk_to_water_m <= rules.walk_m, "within the walk of water");
             assert!(site.above_water_m >= rules.flood_margin_m, "above the flood");
@@ -383,7 +390,7 @@ mod tests {
             let steepest = footprint_slope_deg(&world, site.dir, rules.footprint_m);
             assert!(steepest.is_some_and(|s| s < rules.max_slope_deg));
         }
-        let radius = world.settings.radius_m;
+        let radius = world.terrain.settings.radius_m;
         for (k, a) in sites.hamlets.iter().enumerate() {
             assert!(chord_m(a.dir, village.dir, radius) >= rules.spacing_m);
             for b in &sites.hamlets[k + 1..] {
@@ -391,13 +398,13 @@ mod tests {
             }
         }
         let (mill, reach) = sites.mill.expect("the quick world's village has a river beside it");
-        assert!(world.water_at(mill).is_some_and(|w| w.body == Body::River), "the mill stands in a river");
-        assert!(!world.carve.reaches[reach].fall, "not on a fall");
-        let flow = world.reach_flow_at(mill).map_or(0.0, |f| f.discharge_m3_s);
+        assert!(world.water().at(mill).is_some_and(|w| w.body == Body::River), "the mill stands in a river");
+        assert!(!world.terrain.carve.reaches[reach].fall, "not on a fall");
+        let flow = world.water().reach_flow_at(mill).map_or(0.0, |f| f.discharge_m3_s);
         assert!(flow >= rules.mill_discharge_m3_s, "{flow} m³/s turns the wheel");
         assert!(chord_m(mill, village.dir, radius) <= 2.0 * rules.walk_m, "beside the village");
         let spawn = sites.spawn.expect("a spawn");
-        assert!(world.water_at(spawn.dir).is_none(), "the spawn is dry");
+        assert!(world.water().at(spawn.dir).is_none(), "the spawn is dry");
         assert!(footprint_slope_deg(&world, spawn.dir, 2.0).is_some_and(|s| s < rules.spawn_slope_deg));
         assert!(spawn.to_village_m.is_some_and(|d| d <= rules.sight_m));
         assert!(in_sight(&world, spawn.dir, village.dir));

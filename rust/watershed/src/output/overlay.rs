@@ -21,20 +21,25 @@ impl Overlay {
     /// The rivers and lakes of `world`, `lift_m` metres above their water (or above the
     /// carved ground where a reach's end stands dry).
     pub fn of(world: &World, lift_m: f64) -> Self {
-        let radius = world.settings.radius_m;
+        let radius = world.terrain.settings.radius_m;
         let over_water = |dir: DVec3| {
             let dir = sphere::unit(dir);
-            let surface = world.level_at(dir).unwrap_or_else(|| world.ground(dir));
+            let surface = world.water().level_at(dir).unwrap_or_else(|| world.terrain.ground(dir));
             dir * (radius + surface + lift_m)
         };
-        let rivers =
-            world.carve.reaches.iter().flat_map(|r| [over_water(r.start), over_water(r.end)]).collect();
-        let lattice = &*world.lattice;
+        let rivers = world
+            .terrain
+            .carve
+            .reaches
+            .iter()
+            .flat_map(|r| [over_water(r.start), over_water(r.end)])
+            .collect();
+        let lattice = &*world.terrain.lattice;
         let positions = lattice.positions();
-        let lake_id = &world.drainage.lake_id;
+        let lake_id = &world.terrain.drainage.lake_id;
         let mut lakes = Vec::new();
         for i in (0..lattice.len()).filter(|&i| lake_id[i] != 0) {
-            let level = world.drainage.water_level_m(i);
+            let level = world.terrain.drainage.water_level_m(i);
             for j in lattice.neighbors(i).filter(|&j| j > i && lake_id[j] == lake_id[i]) {
                 let at = |k: usize| positions[k] * (radius + level + lift_m);
                 lakes.extend([at(i), at(j)]);

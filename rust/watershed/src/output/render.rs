@@ -47,8 +47,8 @@ pub fn render_map(world: &World, climate: &Climate, width: usize, progress: Prog
 /// biome's legend colour ([`Biome::legend_rgb`]) lightly shaded, the sea and lakes in the
 /// look's water colours, rivers drawn.
 pub fn render_biome_map(world: &World, climate: &Climate, width: usize, progress: Progress) -> Image {
-    let settings = &world.settings;
-    equirectangular(world, width, progress, |dir, h, gradient, _, shade| match world.water_at(dir) {
+    let settings = &world.terrain.settings;
+    equirectangular(world, width, progress, |dir, h, gradient, _, shade| match world.water().at(dir) {
         Some(Water { body: Body::Sea, .. }) => settings.look.sea_color.to_f64(),
         Some(_) => settings.look.shallows_color.to_f64(),
         None => {
@@ -64,9 +64,9 @@ pub fn render_biome_map(world: &World, climate: &Climate, width: usize, progress
 /// for a terrain material to read by direction (longitude `atan2(x, z)` from -180° at the
 /// left edge, latitude `asin(y)` from 90° at the top).
 pub fn render_ground_map(world: &World, climate: &Climate, width: usize, progress: Progress) -> Image {
-    let settings = &world.settings;
+    let settings = &world.terrain.settings;
     equirectangular_base(world, width, progress, |dir, h, gradient, lat, _| {
-        let moisture = climate.moisture_at(&world.lattice, dir);
+        let moisture = climate.moisture_at(&world.terrain.lattice, dir);
         look::ground_color(settings, h, libm::atan(gradient).to_degrees(), lat, moisture)
     })
 }
@@ -120,7 +120,7 @@ fn equirectangular_base(
     progress: Progress,
     colour: impl Fn(DVec3, f64, f64, f64, f64) -> Color + Sync,
 ) -> Image {
-    let settings = &world.settings;
+    let settings = &world.terrain.settings;
     let width = width.max(2);
     let height = (width / 2).max(1);
     let dlon = std::f64::consts::TAU / width as f64;
@@ -131,8 +131,9 @@ fn equirectangular_base(
         .into_par_iter()
         .map(|y| {
             let lat = lat_of(y);
-            let row =
-                (0..width).map(|x| world.planet.height_unit(sphere::direction_rad(lat, lon_of(x)))).collect();
+            let row = (0..width)
+                .map(|x| world.terrain.planet.height_unit(sphere::direction_rad(lat, lon_of(x))))
+                .collect();
             progress(1);
             row
         })
@@ -171,8 +172,8 @@ fn paint_markers(
     scale: f64,
     project: impl Fn(DVec3) -> Option<(f64, f64)>,
 ) {
-    let look = &world.settings.look;
-    for reach in &world.carve.reaches {
+    let look = &world.terrain.settings.look;
+    for reach in &world.terrain.carve.reaches {
         let (at, colour) = match reach.ends_in {
             ReachEnd::Sea => (reach.end, look.sand_color.to_f64()),
             _ if reach.fall => (reach.start, [1.0, 1.0, 1.0]),
@@ -187,8 +188,8 @@ fn paint_markers(
 /// Colour of one map pixel: sea, lake, river or ground, lit by `shade` (1 = flat ground in
 /// full light). Where the water is comes from the world's water table, as for every query.
 fn pixel(world: &World, climate: &Climate, dir: DVec3, h: f64, gradient: f64, lat: f64, shade: f64) -> Color {
-    let settings = &world.settings;
-    match world.water_at(dir) {
+    let settings = &world.terrain.settings;
+    match world.water().at(dir) {
         Some(Water { body: Body::Sea, level_m }) => {
             look::scale(look::water_color(settings, level_m - h, lat), 1.0 + 0.25 * (shade - 1.0))
         }
@@ -197,7 +198,7 @@ fn pixel(world: &World, climate: &Climate, dir: DVec3, h: f64, gradient: f64, la
         }
         None => {
             let slope_deg = libm::atan(gradient).to_degrees();
-            let moisture = climate.moisture_at(&world.lattice, dir);
+            let moisture = climate.moisture_at(&world.terrain.lattice, dir);
             look::scale(look::ground_color(settings, h, slope_deg, lat, moisture), 0.5 + 0.5 * shade)
         }
     }
@@ -205,7 +206,7 @@ fn pixel(world: &World, climate: &Climate, dir: DVec3, h: f64, gradient: f64, la
 
 /// Inland water: the shallows colour deepening towards the sea colour.
 fn lake_color(world: &World, depth_m: f64, lat: f64) -> Color {
-    look::water_color(&world.settings, depth_m.min(0.15 * world.settings.relief_m), lat)
+    look::water_color(&world.terrain.settings, depth_m.min(0.15 * world.terrain.settings.relief_m), lat)
 }
 
 /// Draws every river reach (node → receiver) as an anti-aliased line shaded by its water
@@ -218,17 +219,17 @@ fn paint_rivers(
     project: impl Fn(DVec3) -> Option<(f64, f64)>,
     wraps: bool,
 ) {
-    let threshold = world.settings.river_catchment_m2;
-    let look = &world.settings.look;
+    let threshold = world.terrain.settings.river_catchment_m2;
+    let look = &world.terrain.settings.look;
     let w = image.width as f64;
-    for (reach, levels) in world.carve.reaches.iter().zip(&world.water.reach_levels) {
+    for (reach, levels) in world.terrain.carve.reaches.iter().zip(&world.levels.reach_levels) {
         let (Some(a), Some(mut b)) = (project(reach.start), project(reach.end)) else { continue };
         if wraps && (b.0 - a.0).abs() > w / 2.0 {
             b.0 += if b.0 > a.0 { -w } else { w };
         }
         // Shaded by depth: from the shallows colour to the sea colour over the channel depth.
         let depth = profile_at(levels, 0.5) - reach.bed_at(reach.length_m / 2.0);
-        let shade = smoothstep(0.0, world.settings.channel_depth_m, depth);
+        let shade = smoothstep(0.0, world.terrain.settings.channel_depth_m, depth);
         let colour = look::mix(look.shallows_color.to_f64(), look.sea_color.to_f64(), shade);
         let width_px = scale * (1.2 + 0.9 * libm::log((reach.catchment_m2 / threshold).max(1.0)));
         paint_segment(image, a, b, width_px.max(0.8), colour);
@@ -294,8 +295,8 @@ pub fn render_globe(
     view: GlobeView,
     progress: Progress,
 ) -> Image {
-    let settings = &world.settings;
-    let planet = &world.planet;
+    let settings = &world.terrain.settings;
+    let planet = &world.terrain.planet;
     let size = size.max(2);
     let forward = sphere::direction(view.lat_deg, view.lon_deg);
     let right = sphere::unit(DVec3::Y.cross(forward));
@@ -326,7 +327,7 @@ pub fn render_globe(
                     let gx = (planet.height_unit(sphere::unit(p + t1 * eps)) - h) / (eps * radius);
                     let gy = (planet.height_unit(sphere::unit(p + t2 * eps)) - h) / (eps * radius);
                     let (lat, _) = sphere::lat_lon_rad(p);
-                    let water = world.water_at(p);
+                    let water = world.water().at(p);
                     let normal = match water {
                         Some(_) => p,
                         None => (p - (t1 * gx + t2 * gy) * SHADE_EXAGGERATION).normalize(),
@@ -342,7 +343,7 @@ pub fn render_globe(
                             h,
                             libm::atan(gx.hypot(gy)).to_degrees(),
                             lat,
-                            climate.moisture_at(&world.lattice, p),
+                            climate.moisture_at(&world.terrain.lattice, p),
                         ),
                     };
                     let haze = (1.0 - facing).powi(3) * 0.6;

@@ -22,14 +22,14 @@ const PROFILE_REACHES: usize = 16;
 /// A `width` × `height` picture: the long profile on the left two thirds, the cross-section
 /// through the reach's middle on the right. `None` for an unknown reach.
 pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -> Option<Image> {
-    let first = world.carve.reaches.get(id.0 as usize)?;
+    let first = world.terrain.carve.reaches.get(id.0 as usize)?;
     let (width, height) = (width.max(64), height.max(64));
     let mut image = Image { width, height, rgb: vec![250; width * height * 3] };
     let split = width * 2 / 3;
 
     // Long profile along the main stream through the reach: up its largest tributaries,
     // then down to where it ends.
-    let carve = &world.carve;
+    let carve = &world.terrain.carve;
     let touching = |node: usize| carve.reaches_at(node).iter().map(|&i| &carve.reaches[i as usize]);
     let mut chain = vec![first];
     while chain.len() < PROFILE_REACHES / 2 {
@@ -56,36 +56,36 @@ pub fn render_section(world: &World, id: ReachId, width: usize, height: usize) -
     for reach in chain {
         for k in 0..=reach.pieces() {
             let t = k as f64 / reach.pieces() as f64;
-            let dir = reach.start + (reach.end - reach.start) * t;
-            let (g, n) = world.ground_and_natural(dir);
+            let dir = reach.chord_point(t);
+            let (g, n) = world.terrain.ground_and_natural(dir);
             let s = s0 + t * reach.length_m;
             lines[0].push((s, n));
             lines[1].push((s, g));
             lines[2].push((s, reach.beds[k]));
-            lines[3].push((s, world.level_at(dir).unwrap_or(f64::NAN)));
+            lines[3].push((s, world.water().level_at(dir).unwrap_or(f64::NAN)));
         }
         if reach.fall {
             falls.push(s0);
         }
         s0 += reach.length_m;
     }
-    let sea = world.settings.sea.then_some(world.settings.sea_level_m);
+    let sea = world.terrain.settings.sea.then_some(world.terrain.settings.sea_level_m);
     plot(&mut image, (0, split), &lines, sea, &falls);
 
     // Cross-section through the middle, three half-widths each side.
-    let mid = sphere::unit(first.start + first.end);
+    let mid = first.middle();
     let along = sphere::unit(first.end - first.start);
     let across = sphere::unit(mid.cross(along));
     let reach_m = 3.0 * first.half_width_m;
     let mut cross: [Vec<(f64, f64)>; 4] = Default::default();
     for k in 0..=96 {
         let x = -reach_m + 2.0 * reach_m * k as f64 / 96.0;
-        let dir = mid + across * (x / world.settings.radius_m);
-        let (g, n) = world.ground_and_natural(dir);
+        let dir = mid + across * (x / world.terrain.settings.radius_m);
+        let (g, n) = world.terrain.ground_and_natural(dir);
         cross[0].push((x, n));
         cross[1].push((x, g));
         cross[2].push((x, first.bed_at(first.length_m / 2.0)));
-        cross[3].push((x, world.level_at(dir).unwrap_or(f64::NAN)));
+        cross[3].push((x, world.water().level_at(dir).unwrap_or(f64::NAN)));
     }
     plot(&mut image, (split, width), &cross, sea, &[]);
     Some(image)

@@ -474,9 +474,9 @@ impl ReachVolume {
     /// reach needs no taller a grid than a flat one.
     fn bake(world: &Terrain, reach: &Reach, level: usize) -> Self {
         let radius = world.settings.radius_m;
-        let mid_dir = sphere::unit(reach.start + reach.end);
+        let mid_dir = reach.middle();
         let up = mid_dir;
-        let along = sphere::unit((reach.end - reach.start) - up * (reach.end - reach.start).dot(up));
+        let along = reach.along_at(up);
         let across = up.cross(along);
         let rise = (reach.bed_end_m() - reach.bed_start_m()) / reach.length_m.max(1e-9);
         let bed_mid = (reach.bed_start_m() + reach.bed_end_m()) / 2.0;
@@ -490,7 +490,7 @@ impl ReachVolume {
             .fold(0.0f64, |m, (k, &b)| m.min(b - line(k as f64 / reach.pieces() as f64)));
         let above = (0..=16).fold(reach.depth_m, |m, k| {
             let t = f64::from(k) / 16.0;
-            m.max(world.planet.height(reach.start + (reach.end - reach.start) * t) - line(t))
+            m.max(world.planet.height(reach.chord_point(t)) - line(t))
         });
         let (below, above) = (below - 1.0, above + 1.0);
         let scale = (4.0f64 / 3.0).powi(level as i32);
@@ -530,7 +530,7 @@ impl ReachVolume {
     /// Whether the bake reads inside the channel halfway between bed and bank top at the
     /// reach's middle.
     fn reads_inside_at_centre(&self, world: &Terrain, reach: &Reach) -> bool {
-        let mid_dir = sphere::unit(reach.start + reach.end);
+        let mid_dir = reach.middle();
         let (_, natural) = world.ground_and_natural(mid_dir);
         let bed = reach.bed_at(reach.length_m / 2.0);
         let p = mid_dir * (world.settings.radius_m + (bed + natural) / 2.0);

@@ -2,7 +2,6 @@
 //! by the water's own flow, stepped with a fixed-step integrator; and a drift down a river
 //! from its source, to test that the water carries a boat where it drains.
 
-use crate::carve::ReachEnd;
 use crate::math::sphere;
 use crate::water::hull::Hull;
 use crate::water::levels::Body;
@@ -76,40 +75,40 @@ pub struct Drift {
     pub distance_m: f64,
 }
 
-impl World {
+impl Boat {
     /// One step of `dt` seconds at time `t` (the waves' clock): the hull's eight sample
     /// points upright around `state.position`, their forces, gravity and, on a river, the
     /// helm's push towards the channel's centre line; semi-implicit Euler.
-    pub fn boat_step(&self, boat: &Boat, state: &mut BoatState, t: f64, dt: f64) {
+    pub fn step(&self, world: &World, state: &mut BoatState, t: f64, dt: f64) {
         let up = sphere::unit(state.position);
         let (east, north) = sphere::east_north(up);
-        let points: Vec<DVec3> = Hull::cuboid_samples(boat.size_m)
+        let points: Vec<DVec3> = Hull::cuboid_samples(self.size_m)
             .iter()
             .map(|s| state.position + east * s.x + up * s.y + north * s.z)
             .collect();
-        let water: DVec3 = self.hull_forces(&boat.hull(), &points, state.velocity, t).iter().sum();
-        let helm = self.channel_offset(up).map_or(DVec3::ZERO, |off| off * boat.helm_n_per_m);
+        let water: DVec3 = self.hull().forces(world, &points, state.velocity, t).iter().sum();
+        let helm = world.water().channel_offset(up).map_or(DVec3::ZERO, |off| off * self.helm_n_per_m);
         let force = water + helm;
-        state.velocity += (force / boat.mass_kg - up * GRAVITY) * dt;
+        state.velocity += (force / self.mass_kg - up * GRAVITY) * dt;
         state.position += state.velocity * dt;
     }
 
-    /// Where `boat`'s centre is, metres from the planet's centre, when it floats at rest on
+    /// Where the boat's centre is, metres from the planet's centre, when it floats at rest on
     /// the still water over `dir` (at its displacement depth); on dry ground, where it would
     /// float if the water stood at the ground.
-    pub fn afloat_at(&self, boat: &Boat, dir: DVec3) -> DVec3 {
+    pub fn afloat_at(&self, world: &World, dir: DVec3) -> DVec3 {
         let dir = sphere::unit(dir);
-        let level = self.level_at(dir).unwrap_or_else(|| self.ground(dir));
-        let lift = boat.size_m.y / 2.0 - boat.displacement_depth_m();
-        dir * (self.settings.radius_m + level + lift)
+        let level = world.water().level_at(dir).unwrap_or_else(|| world.terrain.ground(dir));
+        let lift = self.size_m.y / 2.0 - self.displacement_depth_m();
+        dir * (world.terrain.settings.radius_m + level + lift)
     }
 
-    /// A `boat` let go on the water at direction `start` and stepped by `dt` seconds until
+    /// The boat let go on the water at direction `start` and stepped by `dt` seconds until
     /// it reaches the sea or a lake, grounds, leaves the water or `max_s` seconds pass.
-    pub fn drift(&self, boat: &Boat, start: DVec3, dt: f64, max_s: f64) -> Drift {
-        let r = self.settings.radius_m;
+    pub fn drift(&self, world: &World, start: DVec3, dt: f64, max_s: f64) -> Drift {
+        let r = world.terrain.settings.radius_m;
         let start = sphere::unit(start);
-        let mut state = BoatState { position: self.afloat_at(boat, start), velocity: DVec3::ZERO };
+        let mut state = BoatState { position: self.afloat_at(world, start), velocity: DVec3::ZERO };
         let mut drift = Drift {
             reached: None,
             seconds: 0.0,
@@ -120,13 +119,13 @@ impl World {
         };
         let steps = (max_s / dt).ceil() as usize;
         for step in 1..=steps {
-            self.boat_step(boat, &mut state, drift.seconds, dt);
+            self.step(world, &mut state, drift.seconds, dt);
             drift.seconds = step as f64 * dt;
             let dir = sphere::unit(state.position);
             drift.distance_m = (dir - start).length() * r;
-            let keel = state.position.length() - r - boat.size_m.y / 2.0;
-            drift.least_clearance_m = drift.least_clearance_m.min(keel - self.ground(dir));
-            match self.water_at(dir) {
+            let keel = state.position.length() - r - self.size_m.y / 2.0;
+            drift.least_clearance_m = drift.least_clearance_m.min(keel - world.terrain.ground(dir));
+            match world.water().at(dir) {
                 None => drift.left_water = true,
                 Some(w) if w.body != Body::River => drift.reached = Some(w.body),
                 Some(_) => {}
@@ -137,43 +136,6 @@ impl World {
             }
         }
         drift
-    }
-
-    /// From `dir` to the nearest point of the centre line of the nearest river channel that
-    /// holds it, along the ground, metres; `None` off the rivers.
-    pub fn channel_offset(&self, dir: DVec3) -> Option<DVec3> {
-        let dir = sphere::unit(dir);
-        let (id, along) = self.nearest_channel(dir)?;
-        let reach = &self.carve.reaches[id];
-        let off = reach.start + (reach.end - reach.start) * along - dir;
-        Some((off - dir * off.dot(dir)) * self.settings.radius_m)
-    }
-
-    /// The source of the main stem of the river with the most catchment at its mouth (into
-    /// the sea, or a lake on a world without mouths): walk up from that mouth, at each join
-    /// taking the reach with the larger catchment (ties: the lower index), to a reach nothing
-    /// flows into. The reach's index, `None` without rivers.
-    pub fn main_stem_source(&self) -> Option<usize> {
-        let reaches = &self.carve.reaches;
-        let ends = |e: ReachEnd| (0..reaches.len()).filter(move |&k| reaches[k].ends_in == e);
-        let largest = |it: &mut dyn Iterator<Item = usize>| {
-            it.max_by(|&a, &b| reaches[a].catchment_m2.total_cmp(&reaches[b].catchment_m2).then(b.cmp(&a)))
-        };
-        let mut at = largest(&mut ends(ReachEnd::Sea)).or_else(|| largest(&mut ends(ReachEnd::Lake)))?;
-        for _ in 0..reaches.len() {
-            let from = reaches[at].from;
-            let ups = self
-                .carve
-                .reaches_at(from.index())
-                .iter()
-                .map(|&k| k as usize)
-                .filter(|&k| reaches[k].to == from);
-            match largest(&mut ups.collect::<Vec<_>>().into_iter()) {
-                Some(up) => at = up,
-                None => break,
-            }
-        }
-        Some(at)
     }
 }
 
@@ -187,25 +149,26 @@ mod tests {
     #[test]
     fn a_boat_on_still_water_settles_at_its_displacement_depth() {
         let world = testkit::built(testkit::QUICK_WORLD);
-        let d = &world.drainage;
+        let d = &world.terrain.drainage;
         let lake = (0..d.kind.len()).find(|&i| {
-            d.kind[i] == crate::drainage::NodeKind::Lake && d.water_level_m(i) - world.heights[i] > 2.0
+            d.kind[i] == crate::drainage::NodeKind::Lake
+                && d.water_level_m(i) - world.terrain.heights[i] > 2.0
         });
         let node = lake.expect("the quick world has a lake deeper than 2 m");
-        let dir = world.lattice.positions()[node];
+        let dir = world.terrain.lattice.positions()[node];
         let boat = Boat::default();
         let level = d.water_level_m(node);
-        let r = world.settings.radius_m;
+        let r = world.terrain.settings.radius_m;
         let mut state = BoatState { position: dir * (r + level + 0.5), velocity: DVec3::ZERO };
         for step in 0..600 {
-            world.boat_step(&boat, &mut state, step as f64 * 0.05, 0.05);
+            boat.step(world, &mut state, step as f64 * 0.05, 0.05);
         }
         let bottom = state.position.length() - r - boat.size_m.y / 2.0;
         let draft = level - bottom;
         let expected = boat.displacement_depth_m();
         assert!((draft - expected).abs() < 0.01, "draft {draft:.4} m, displacement depth {expected:.4} m");
         assert!(state.velocity.length() < 0.01, "at rest: {}", state.velocity.length());
-        let afloat = world.afloat_at(&boat, dir);
+        let afloat = boat.afloat_at(world, dir);
         assert!(
             (afloat - state.position).length() < 0.01,
             "afloat_at is where it settles: {afloat} {}",
@@ -217,34 +180,33 @@ mod tests {
     #[test]
     fn a_boat_drifts_from_the_source_to_the_sea() {
         let world = testkit::built("archipelago");
-        let reach = &world.carve.reaches[world.main_stem_source().expect("rivers")];
-        let drift = world.drift(&Boat::default(), reach.start + reach.end, 0.1, 4.0 * 3600.0);
+        let reach = &world.terrain.carve.reaches[world.terrain.carve.main_stem_source().expect("rivers")];
+        let drift = Boat::default().drift(world, reach.start + reach.end, 0.1, 4.0 * 3600.0);
         assert_eq!(drift.reached, Some(Body::Sea), "{drift:?}");
         assert!(!drift.grounded && !drift.left_water && drift.least_clearance_m > 0.0, "{drift:?}");
         let pure = Boat { helm_n_per_m: 0.0, ..Boat::default() };
-        let drifting = world.drift(&pure, reach.start + reach.end, 0.1, 60.0);
+        let drifting = pure.drift(world, reach.start + reach.end, 0.1, 60.0);
         assert!(drifting.distance_m > 1.0, "the current alone carries it: {drifting:?}");
     }
 
     #[test]
     fn the_channel_offset_points_back_to_the_centre_line() {
         let world = testkit::built(testkit::QUICK_WORLD);
-        let reach = &world.carve.reaches[world.main_stem_source().expect("rivers")];
-        let mid = sphere::unit(reach.start + reach.end);
-        let side = (reach.end - reach.start).cross(mid).normalize();
-        let off_by = 0.5 * reach.half_width_m / world.settings.radius_m;
+        let reach = &world.terrain.carve.reaches[world.terrain.carve.main_stem_source().expect("rivers")];
+        let (mid, side) = (reach.middle(), reach.across());
+        let off_by = 0.5 * reach.half_width_m / world.terrain.settings.radius_m;
         let beside = sphere::unit(mid + side * off_by);
-        let back = world.channel_offset(beside).expect("inside the channel");
+        let back = world.water().channel_offset(beside).expect("inside the channel");
         assert!((back.length() - 0.5 * reach.half_width_m).abs() < 0.05 * reach.half_width_m, "{back}");
         assert!(back.dot(side) < 0.0, "towards the centre line");
-        assert!(world.channel_offset(mid).is_some_and(|o| o.length() < 1e-6));
+        assert!(world.water().channel_offset(mid).is_some_and(|o| o.length() < 1e-6));
     }
 
     #[test]
     fn the_main_stem_source_is_a_reach_nothing_flows_into() {
         let world = testkit::built(testkit::QUICK_WORLD);
-        let k = world.main_stem_source().expect("the quick world has rivers");
-        let reaches = &world.carve.reaches;
+        let k = world.terrain.carve.main_stem_source().expect("the quick world has rivers");
+        let reaches = &world.terrain.carve.reaches;
         assert!(!reaches.iter().any(|r| r.to == reaches[k].from), "nothing flows into the source");
     }
 }

@@ -59,17 +59,18 @@ impl Hull {
     }
 }
 
-impl World {
-    /// The force on each sample point of a floating `hull` at time `t` (seconds), newtons in
-    /// the planet's frame: `points` are metres from the planet's centre, `velocity` is the
-    /// body's, m/s. Zero over dry ground and above the water.
-    pub fn hull_forces(&self, hull: &Hull, points: &[DVec3], velocity: DVec3, t: f64) -> Vec<DVec3> {
-        let depths = self.submersion(points, t);
+impl Hull {
+    /// The force of `world`'s water on each sample point of this hull, floating, at time `t`
+    /// (seconds), newtons in the planet's frame: `points` are metres from the planet's
+    /// centre, `velocity` is the body's, m/s. Zero over dry ground and above the water.
+    pub fn forces(&self, world: &World, points: &[DVec3], velocity: DVec3, t: f64) -> Vec<DVec3> {
+        let water = world.water();
+        let depths = water.each(points, |w, p| w.submersion_at(p, t));
         points
             .par_iter()
             .zip(depths)
             .map(|(&p, depth)| match depth {
-                Some(d) => hull.force(d, points.len(), p.normalize_or_zero(), velocity - self.flow_at(p)),
+                Some(d) => self.force(d, points.len(), p.normalize_or_zero(), velocity - water.flow_at(p)),
                 None => DVec3::ZERO,
             })
             .collect()

@@ -156,8 +156,9 @@ impl WaterParams {
 }
 
 impl WaterLevels {
-    /// Computes every level from the solved drainage and channels of `terrain`.
-    pub fn build(terrain: &Terrain) -> Self {
+    /// Computes every level from the solved drainage and channels of `terrain`, with the
+    /// sea's waves `sea` (`None` on a world without a sea).
+    pub fn build(terrain: &Terrain, sea: Option<SeaState>) -> Self {
         let settings = &terrain.settings;
         let levels = Self::build_on(
             &WaterParams::for_world(settings),
@@ -165,7 +166,7 @@ impl WaterLevels {
             &terrain.drainage,
             &terrain.carve,
         );
-        WaterLevels { sea: settings.sea.then(|| SeaState::for_world(settings)), ..levels }
+        WaterLevels { sea, ..levels }
     }
 
     /// Computes every level on `surface` from its solved `drainage` and channels `carve`
@@ -322,7 +323,7 @@ pub fn reach_contribution<'a>(
     radius_m: f64,
 ) -> Option<(f64, f64)> {
     let t = chord_fraction(reach.start, reach.end, p);
-    let across = (p - (reach.start + (reach.end - reach.start) * t)).length() * radius_m;
+    let across = (p - reach.chord_point(t)).length() * radius_m;
     let beyond = (-t).max(t - 1.0).max(0.0) * reach.length_m;
     let w = reach_weight(across, beyond, reach.half_width_m);
     (w > 0.0).then(|| {

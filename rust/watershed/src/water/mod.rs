@@ -7,6 +7,7 @@ pub mod fit;
 pub mod heightmap;
 pub mod hull;
 pub mod levels;
+pub mod mills;
 pub(crate) mod view;
 pub mod waves;
 pub mod world;

@@ -127,7 +127,7 @@ impl<S: Surface> WaterView<'_, S> {
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
             .filter(|&(r, lake)| {
                 let (t, _) = segment_projection(r.start, r.end, p);
-                shows(lake) && self.under_water_between(p, r.start + (r.end - r.start) * t, lake)
+                shows(lake) && self.under_water_between(p, r.chord_point(t), lake)
             })
             .map(|(_, lake)| lake)
             .chain(beside)
