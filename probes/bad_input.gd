@@ -148,6 +148,11 @@ func _run() -> void:
 		"WatershedVoxel.sdf_at(nan)",
 		func() -> float: return WatershedVoxel.sdf_at(handle, Vector3(NAN, 0, 0))
 	)
+	for pair: Array in [[0, 0], [0, -1], [-1, 4], [4, 4], [1 << 40, 4]]:
+		_nan_vector(
+			"PlanetHeight.fibonacci_direction(%d, %d)" % pair,
+			func() -> Vector3: return PlanetHeight.fibonacci_direction(pair[0], pair[1])
+		)
 	await _nodes_and_resources(solver)
 	var alive := solver.is_solved() and not is_nan(planet.height_at(Vector3.UP))
 	_lib.check("bad_input/engine_alive", alive, alive, "still answering")
@@ -180,8 +185,7 @@ func _nodes_and_resources(solver: DrainageSolver) -> void:
 	)
 	# The NaN edit reaches the planet at the end of the frame: one rebuild, one error.
 	_lib.begin_expected("bad_input/edit_rebuilds_once")
-	await process_frame
-	await process_frame
+	await _lib.wait_frames(self, 2)
 	_lib.end_expected("bad_input/edit_rebuilds_once", 1)
 	var lone := DrainageSolver.new()
 	lone.auto_solve = false

@@ -58,9 +58,7 @@ func _run() -> void:
 	_main = (load("res://main.tscn") as PackedScene).instantiate()
 	root.add_child(_main)
 	var solver: DrainageSolver = _main.get_node("Planet/DrainageSolver")
-	var started := Time.get_ticks_msec()
-	while not solver.is_solved() and Time.get_ticks_msec() - started < SOLVE_TIMEOUT_MS:
-		await process_frame
+	await _lib.wait_until(self, solver.is_solved, SOLVE_TIMEOUT_MS)
 	_lib.check("capture/solved", solver.is_solved(), solver.is_solved(), true)
 	if not solver.is_solved():
 		_lib.finish(self)
@@ -82,15 +80,13 @@ func _run() -> void:
 func _capture(view: String) -> Image:
 	_main.teleport(view)
 	var terrain: Node = _main.get_node("Planet/PlanetTerrain")
-	for frame in TELEPORT_FRAMES:
-		await process_frame
+	await _lib.wait_frames(self, TELEPORT_FRAMES)
 	var waited := 0
 	while not terrain.is_settled() and waited < STREAM_FRAMES:
 		await process_frame
 		waited += 1
 	_lib.check("capture/%s/terrain_streamed" % view, terrain.is_settled(), waited, "settled")
-	for frame in SETTLE_FRAMES:
-		await process_frame
+	await _lib.wait_frames(self, SETTLE_FRAMES)
 	var image := root.get_viewport().get_texture().get_image()
 	image.convert(Image.FORMAT_RGB8)
 	var path := "user://capture_%s.png" % view

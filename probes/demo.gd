@@ -120,13 +120,11 @@ func _check_world(world_name: String, started: int) -> void:
 ## timeout.
 func _until_solved(started: int) -> void:
 	var seen := _solves
-	while _solves == seen and Time.get_ticks_msec() - started < SOLVE_TIMEOUT_MS:
-		await process_frame
+	await _lib.wait_until(self, func() -> bool: return _solves != seen, SOLVE_TIMEOUT_MS, started)
 
 
 func _physics(frames: int) -> void:
-	for i in frames:
-		await physics_frame
+	await _lib.wait_frames(self, frames, true)
 
 
 ## The walker at `place`: on dry ground (its centre 0–2.5 m over the carved ground, not

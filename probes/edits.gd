@@ -27,20 +27,17 @@ func _run() -> void:
 	root.add_child(solver)
 	solver.solved.connect(func(_stats: Dictionary) -> void: _solves += 1)
 	var started := Time.get_ticks_msec()
-	while _solves == 0 and Time.get_ticks_msec() - started < TIMEOUT_MS:
-		await process_frame
+	var solved := func() -> bool: return _solves > 0
+	await lib.wait_until(self, solved, TIMEOUT_MS, started)
 	var one_solve_ms := Time.get_ticks_msec() - started
 	_solves = 0
 	started = Time.get_ticks_msec()
 	for edit in EDITS:
 		settings.seed = 1000 + edit
-		await process_frame
-		await process_frame
-	while _solves == 0 and Time.get_ticks_msec() - started < TIMEOUT_MS:
-		await process_frame
+		await lib.wait_frames(self, 2)
+	await lib.wait_until(self, solved, TIMEOUT_MS, started)
 	var settle_ms := Time.get_ticks_msec() - started
-	for frame in 30:
-		await process_frame
+	await lib.wait_frames(self, 30)
 	lib.check("edits/one_solved", _solves == 1, _solves, 1)
 	var last := settings.seed
 	var fresh_settings := catalog.get_world("home")

@@ -33,9 +33,7 @@ func _run() -> void:
 	hw.progress.connect(func(stage: String, _f: float) -> void: _stages.append(stage))
 	hw.finished.connect(func(_s: Dictionary) -> void: _finished += 1)
 	_lib.check("heightmap/start", hw.start(valley), "started", "started")
-	var started := Time.get_ticks_msec()
-	while not hw.poll() and Time.get_ticks_msec() - started < TIMEOUT_MS:
-		await process_frame
+	await _lib.wait_until(self, hw.poll, TIMEOUT_MS)
 	await process_frame
 	_lib.check("heightmap/built", hw.is_built() and not hw.is_running(), hw.is_built(), true)
 	_lib.check("heightmap/finished_once", _finished == 1, _finished, 1)
@@ -221,8 +219,7 @@ func _check_example() -> void:
 	scene.built.connect(func(_s: Dictionary) -> void: done[0] = true)
 	root.add_child(scene)
 	var started := Time.get_ticks_msec()
-	while not done[0] and Time.get_ticks_msec() - started < TIMEOUT_MS:
-		await process_frame
+	await _lib.wait_until(self, func() -> bool: return done[0], TIMEOUT_MS, started)
 	var terrain: Mesh = scene.get_node("Terrain").mesh
 	var water: Mesh = scene.get_node("Water").mesh
 	var ok: bool = done[0] and terrain != null and water != null and water.get_faces().size() > 0

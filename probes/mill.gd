@@ -33,8 +33,7 @@ func _run() -> void:
 		mill.set("flow_factor", factor)
 		mill.set("turned", 0.0)
 		mill.set("elapsed", 0.0)
-		for frame in 30:
-			await process_frame
+		await lib.wait_frames(self, 30)
 		rates.append(float(mill.get("turned")) / maxf(float(mill.get("elapsed")), 1e-9))
 	var radius: float = mill.get("radius_m")
 	var dip: float = mill.get("dip_m")

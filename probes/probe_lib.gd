@@ -39,6 +39,27 @@ func skip(name: String, why: String) -> void:
 	print("SKIP %s %s" % [name, why])
 
 
+## Awaits `tree`'s frames until `done` returns true or `timeout_ms` have passed since
+## `started_ms` (a Time.get_ticks_msec() reading; now when negative), and returns whether
+## `done` held. `done` is checked before each frame: no frame passes when it holds already.
+func wait_until(tree: SceneTree, done: Callable, timeout_ms: int, started_ms := -1) -> bool:
+	var started := Time.get_ticks_msec() if started_ms < 0 else started_ms
+	while not done.call():
+		if Time.get_ticks_msec() - started >= timeout_ms:
+			return false
+		await tree.process_frame
+	return true
+
+
+## Awaits `frames` of `tree`'s frames: process frames, or physics frames when `physics`.
+func wait_frames(tree: SceneTree, frames: int, physics := false) -> void:
+	for frame in frames:
+		if physics:
+			await tree.physics_frame
+		else:
+			await tree.process_frame
+
+
 ## Adds a PlanetHeight, DrainageSolver and WaterTable for world `world_name` under `root`
 ## and returns them once solved: {"planet", "solver", "water"}; empty when it failed.
 func solve_world(root: Node, world_name: String) -> Dictionary:

@@ -81,11 +81,9 @@ func _play(lib: RefCounted, path: String) -> void:
 	if node is DrainageSolver:
 		solvers.append(node)
 	for solver: DrainageSolver in solvers:
-		while not solver.is_solved() and Time.get_ticks_msec() - started < SOLVE_TIMEOUT_MS:
-			await process_frame
+		await lib.wait_until(self, solver.is_solved, SOLVE_TIMEOUT_MS, started)
 	var solved := solvers.filter(func(s: DrainageSolver) -> bool: return s.is_solved()).size()
-	for frame in FRAMES:
-		await process_frame
+	await lib.wait_frames(self, FRAMES)
 	var alive := is_instance_valid(node) and node.is_inside_tree()
 	var what := "%d frames, %d of %d solvers solved" % [FRAMES, solved, solvers.size()]
 	lib.check("scenes/%s" % path.get_file(), alive and solved == solvers.size(), what, "all")

@@ -89,13 +89,15 @@ func _lod_terrain(lib: RefCounted, handle: int, planet: PlanetHeight, dir: Vecto
 	root.add_child(viewer)
 	var started := Time.get_ticks_msec()
 	var origin := ground + dir * 100.0
-	var hit = null
-	while Time.get_ticks_msec() - started < MESH_TIMEOUT_MS:
-		await process_frame
+	# The ray's hit, once the terrain has meshed under it (a lambda cannot assign a local).
+	var hits := [null]
+	var ray_hits := func() -> bool:
 		if terrain.debug_get_mesh_block_count() > 0:
-			hit = terrain.get_voxel_tool().raycast(origin, -dir, 200.0)
-			if hit != null:
-				break
+			hits[0] = terrain.get_voxel_tool().raycast(origin, -dir, 200.0)
+		return hits[0] != null
+	await process_frame
+	await lib.wait_until(self, ray_hits, MESH_TIMEOUT_MS, started)
+	var hit = hits[0]
 	var blocks: int = terrain.debug_get_mesh_block_count()
 	var took := (Time.get_ticks_msec() - started) / 1000.0
 	lib.check("voxel/lod_meshes", blocks > 0, "%d mesh blocks in %.1f s" % [blocks, took], "> 0")
@@ -124,7 +126,7 @@ func _block_timing(lib: RefCounted, handle: int, planet: PlanetHeight) -> void:
 	var graph_ms: Array[float] = []
 	var mixed := 0
 	for i in TIMED_BLOCKS:
-		var dir := _fibonacci(i, TIMED_BLOCKS)
+		var dir := PlanetHeight.fibonacci_direction(i, TIMED_BLOCKS)
 		var origin := Vector3i(planet.surface_point(dir)) - Vector3i.ONE * (BLOCK / 2)
 		for turn in 2:
 			var buffer = ClassDB.instantiate("VoxelBuffer")
@@ -186,14 +188,6 @@ func _graph_generator(radius_m: float) -> Object:
 	return graph if compiled.get("success", false) else null
 
 
-## Direction `i` of `n` spread evenly over the sphere.
-func _fibonacci(i: int, n: int) -> Vector3:
-	var y := 1.0 - 2.0 * (i + 0.5) / n
-	var r := sqrt(1.0 - y * y)
-	var phi := i * PI * (3.0 - sqrt(5.0))
-	return Vector3(cos(phi) * r, y, sin(phi) * r)
-
-
 func _median(values: Array[float]) -> float:
 	if values.is_empty():
 		return NAN
@@ -208,9 +202,7 @@ func _example_material(lib: RefCounted) -> void:
 	var scene: Node3D = load(EXAMPLE).instantiate()
 	root.add_child(scene)
 	var solver: DrainageSolver = scene.get_node("DrainageSolver")
-	var started := Time.get_ticks_msec()
-	while not solver.is_solved() and Time.get_ticks_msec() - started < MESH_TIMEOUT_MS:
-		await process_frame
+	await lib.wait_until(self, solver.is_solved, MESH_TIMEOUT_MS)
 	await process_frame
 	var material = scene.get_node("VoxelLodTerrain").material
 	var width: int = scene.get("ground_map_width")

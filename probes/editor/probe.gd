@@ -28,8 +28,7 @@ func _enter_tree() -> void:
 
 
 func _run() -> void:
-	for frame in 10:
-		await get_tree().process_frame
+	await _lib.wait_frames(get_tree(), 10)
 	EditorInterface.open_scene_from_path(SCENE)
 	await get_tree().process_frame
 	var root := EditorInterface.get_edited_scene_root()
@@ -46,8 +45,7 @@ func _run() -> void:
 		_lib.finish(get_tree())
 		return
 	# main.gd and the panel act on `solved` first; give them a few frames.
-	for frame in 5:
-		await get_tree().process_frame
+	await _lib.wait_frames(get_tree(), 5)
 	var panel := _panel()
 	_panel_node = panel
 	if OS.get_environment("FRAME") != "":
@@ -142,8 +140,7 @@ func _check_click(panel: Control, root: Node) -> void:
 	click.pressed = true
 	click.position = PlanetLife.map_uv(village) * map.size
 	map.gui_input.emit(click)
-	for frame in 3:
-		await get_tree().process_frame
+	await _lib.wait_frames(get_tree(), 3)
 	var camera := EditorInterface.get_editor_viewport_3d(0).get_camera_3d()
 	var planet: PlanetHeight = root.get_node("Planet/PlanetHeight")
 	var spot := village * planet.radius_m()
@@ -257,16 +254,19 @@ func _next_solve() -> bool:
 	var seen := _solves
 	var started := Time.get_ticks_msec()
 	await _until(func() -> bool: return _solves > seen, started)
-	for frame in 3:
-		await get_tree().process_frame
+	await _lib.wait_frames(get_tree(), 3)
 	return _solves > seen
 
 
+## Waits for `done` or the timeout from `started`, noting the panel's stage line each frame.
 func _until(done: Callable, started: int) -> void:
-	while not done.call() and Time.get_ticks_msec() - started < SOLVE_TIMEOUT_MS:
+	var noting := func() -> bool:
+		if done.call():
+			return true
 		if _panel_node != null:
 			_stages_seen[(_panel_node.get("_stage") as Label).text] = true
-		await get_tree().process_frame
+		return false
+	await _lib.wait_until(get_tree(), noting, SOLVE_TIMEOUT_MS, started)
 
 
 func _since(started: int) -> String:
@@ -310,8 +310,7 @@ func _write_frame(panel: Control, path: String) -> void:
 	var planet: PlanetHeight = root.get_node("Planet/PlanetHeight")
 	EditorInterface.inspect_object(planet.settings)
 	EditorInterface.set_main_screen_editor("3D")
-	for frame in 120:
-		await get_tree().process_frame
+	await _lib.wait_frames(get_tree(), 120)
 	var image := EditorInterface.get_base_control().get_viewport().get_texture().get_image()
 	var error := image.save_png(path)
 	_lib.check("editor/frame", error == OK, path, "a PNG")

@@ -163,6 +163,24 @@ impl PlanetHeight {
         to_vector3(watershed::direction(lat_deg, lon_deg))
     }
 
+    /// Direction `index` of `count` spread evenly over the sphere: the Fibonacci lattice the
+    /// drainage solve places its nodes on (equal area per point, no seam at the poles). A
+    /// unit vector; a NaN vector, with an error, when `count` is below 1 or `index` is
+    /// outside 0 to `count` - 1.
+    #[func]
+    fn fibonacci_direction(index: i64, count: i64) -> Vector3 {
+        const FUNC: &str = "PlanetHeight.fibonacci_direction";
+        let Some(n) = usize::try_from(count).ok().filter(|&n| n > 0) else {
+            godot_error!("{FUNC}: count must be at least 1, got {count}");
+            return Vector3::splat(f32::NAN);
+        };
+        let Some(i) = usize::try_from(index).ok().filter(|&i| i < n) else {
+            godot_error!("{FUNC}: index must be within 0 to {}, got {index}", n - 1);
+            return Vector3::splat(f32::NAN);
+        };
+        to_vector3(watershed::fibonacci(i, n))
+    }
+
     /// Latitude and longitude of `direction`, degrees (x north, y east; zero with an error
     /// for a zero, NaN or infinite direction).
     #[func]
