@@ -23,7 +23,7 @@ func _run() -> void:
 		lib.check("%s/no_path_to_outlet" % world_name, stats["no_path"] == 0, stats["no_path"], 0)
 		var underwater: int = stats["underwater_rivers"]
 		lib.check("%s/underwater_rivers" % world_name, underwater == 0, underwater, 0)
-		var km2: float = stats["largest_catchment_km2"]
+		var km2: float = stats["largest_catchment_m2"] / 1e6
 		lib.check("%s/largest_catchment" % world_name, km2 > 0.0, "%.2f km2" % km2, "a catchment")
 		lib.check("%s/lakes" % world_name, true, stats["lakes"], "a count")
 		lib.check("%s/mouths" % world_name, true, stats["mouths"], "a count")

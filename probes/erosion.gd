@@ -29,16 +29,15 @@ func _run() -> void:
 	planet.progress.connect(func(stage: String, _done: float) -> void: _stages[stage] = true)
 	planet.regenerated.connect(func() -> void: _regenerated += 1)
 	root.add_child(planet)
-	await _until_regenerated()
+	await _until_regenerated(lib)
 	_stages.clear()
 	_regenerated = 0
 	var started := Time.get_ticks_msec()
 	lib.check("erosion/regenerate", planet.regenerate(), "started", "started")
 	lib.check("erosion/building", planet.is_building(), planet.is_building(), true)
-	await _until_regenerated()
+	await _until_regenerated(lib)
 	var ms := Time.get_ticks_msec() - started
-	for frame in 10:
-		await process_frame
+	await lib.wait_frames(self, 10)
 	lib.check("erosion/one_regenerated", _regenerated == 1, _regenerated, 1)
 	var staged := _stages.has("erosion") and _stages.has("sediment")
 	lib.check("erosion/stages", staged, _stages.keys(), "erosion, sediment")
@@ -57,7 +56,7 @@ func _run() -> void:
 	lib.check("erosion/one_ground", worst < 0.01, "%.4f m" % worst, "under 0.01 m at the nodes")
 	var stats := solver.stats()
 	var lakes: int = stats["lakes"]
-	var km2: float = stats["largest_catchment_km2"]
+	var km2: float = stats["largest_catchment_m2"] / 1e6
 	var strahler: int = stats["max_strahler"]
 	lib.check("erosion/lakes", lakes <= MAX_LAKES, lakes, "at most %d" % MAX_LAKES)
 	var catchment := "%.1f km2" % km2
@@ -67,7 +66,5 @@ func _run() -> void:
 	lib.finish(self)
 
 
-func _until_regenerated() -> void:
-	var started := Time.get_ticks_msec()
-	while _regenerated == 0 and Time.get_ticks_msec() - started < TIMEOUT_MS:
-		await process_frame
+func _until_regenerated(lib: Lib) -> void:
+	await lib.wait_until(self, func() -> bool: return _regenerated > 0, TIMEOUT_MS)

@@ -10,9 +10,14 @@
 //!    one exported field per key (a place is three), with the key's group, inspector range,
 //!    unit, starting value and doc, and the conversions to and from the core settings. A
 //!    new `worlds.json` key becomes an inspector property without touching this crate.
+//! 3. `HeightmapWatershed`'s knobs, written from the core's heightmap table
+//!    (`watershed::HEIGHTMAP_KEYS`): one exported field per knob (an optional number is a
+//!    switch and a number), with its range, unit, default and doc, and `knobs()`, the core
+//!    parameters they describe.
 
 use std::fmt::Write as _;
-use watershed::{KeyKind, KeySpec, KeyValue, LookFamily, KEYS};
+use watershed::{HeightmapKind, HeightmapRange, HeightmapValue, KeyKind, KeySpec, KeyValue, LookFamily};
+use watershed::{HEIGHTMAP_KEYS, KEYS};
 
 fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
@@ -21,9 +26,13 @@ fn main() {
     let Some(out_dir) = std::env::var_os("OUT_DIR") else {
         panic!("cargo sets OUT_DIR for build scripts");
     };
-    let path = std::path::Path::new(&out_dir).join("world_settings_properties.rs");
-    if let Err(e) = std::fs::write(&path, properties()) {
-        panic!("cannot write {}: {e}", path.display());
+    for (file, text) in
+        [("world_settings_properties.rs", properties()), ("heightmap_properties.rs", heightmap_properties())]
+    {
+        let path = std::path::Path::new(&out_dir).join(file);
+        if let Err(e) = std::fs::write(&path, text) {
+            panic!("cannot write {}: {e}", path.display());
+        }
     }
     println!("cargo:rerun-if-changed=build.rs");
 }
@@ -193,6 +202,80 @@ impl WorldSettings {{
 {names}            base,
         }})
     }}
+}}
+"
+    )
+}
+
+/// A knob's inspector range: `(range = (min, max, step[, exp][, suffix = "unit"]))`.
+fn knob_export(r: HeightmapRange) -> String {
+    let exp = if r.log { ", exp" } else { "" };
+    let suffix = if r.unit.is_empty() { String::new() } else { format!(", suffix = {:?}", r.unit) };
+    format!("(range = ({}, {}, {}{exp}{suffix}))", float(r.min), float(r.max), float(r.step))
+}
+
+/// `with_heightmap_knobs!`: wraps a struct, adding one exported field per heightmap knob
+/// and `knobs()`.
+fn heightmap_properties() -> String {
+    let mut fields = String::new();
+    let mut values = String::new();
+    for key in HEIGHTMAP_KEYS {
+        let name = key.name;
+        let doc = format!("            /// {}\n", key.doc);
+        let mut put = |doc: &str, export: &str, init: &str, name: &str, ty: &str| {
+            let _ = write!(
+                fields,
+                "{doc}            #[export{export}]\n            #[init(val = {init})]\n            {name}: {ty},\n"
+            );
+        };
+        match (key.kind, key.default_value()) {
+            (HeightmapKind::Number(r), HeightmapValue::Number(x)) => {
+                put(&doc, &knob_export(r), &float(x), name, "f64");
+                let _ = writeln!(values, "                HeightmapValue::Number(self.{name}),");
+            }
+            (HeightmapKind::Switch, HeightmapValue::Switch(on)) => {
+                put(&doc, "", &on.to_string(), name, "bool");
+                let _ = writeln!(values, "                HeightmapValue::Switch(self.{name}),");
+            }
+            (HeightmapKind::Optional { range, switch }, HeightmapValue::Optional(x)) => {
+                let on_doc = format!("            /// Whether `{name}` applies (off: none).\n");
+                put(&on_doc, "", &x.is_some().to_string(), switch, "bool");
+                put(&doc, &knob_export(range), &float(x.unwrap_or(0.0)), name, "f64");
+                let _ = writeln!(
+                    values,
+                    "                HeightmapValue::Optional(self.{switch}.then_some(self.{name})),"
+                );
+            }
+            (kind, value) => panic!("knob {name}: default {value:?} is not a {kind:?}"),
+        }
+    }
+    format!(
+        "// Written by build.rs from watershed::HEIGHTMAP_KEYS; do not edit.
+
+/// Wraps a struct, putting one exported field per heightmap knob before its own fields and
+/// adding `knobs()`.
+macro_rules! with_heightmap_knobs {{
+    ($(#[$($meta:tt)*])* pub struct $name:ident {{ $($rest:tt)* }}) => {{
+        $(#[$($meta)*])*
+        pub struct $name {{
+{fields}            $($rest)*
+        }}
+
+        impl $name {{
+            /// The core parameters the knobs describe, each checked against its range; the
+            /// first knob out of range otherwise.
+            fn knobs(&self) -> Result<watershed::HeightmapParams, String> {{
+                use watershed::{{HeightmapValue, HEIGHTMAP_KEYS}};
+                let values = [
+{values}                ];
+                let mut params = watershed::HeightmapParams::default();
+                for (key, value) in HEIGHTMAP_KEYS.iter().zip(values) {{
+                    key.set(&mut params, value)?;
+                }}
+                Ok(params)
+            }}
+        }}
+    }};
 }}
 "
     )

@@ -381,16 +381,8 @@ fn finish(
     }
     write(out, "erosion.png", &animation(frames)?)?;
     write(out, "scrubber.html", scrubber(&format!("{name}: {:?} erosion", run.model), &pngs).as_bytes())?;
-    let drainage = |s: &DrainageStats| {
-        serde_json::json!({
-            "lakes": s.lakes,
-            "largest_catchment_m2": s.largest_catchment_m2,
-            "max_strahler": s.max_strahler,
-            "mouths": s.mouths,
-            "uphill": s.uphill,
-            "no_path": s.no_path,
-        })
-    };
+    // The drainage before and after, each its `DrainageStats` whole.
+    let drainage = |s: &DrainageStats| serde_json::to_value(s).unwrap_or_default();
     let json = serde_json::json!({
         "source": name,
         "model": format!("{:?}", run.model),

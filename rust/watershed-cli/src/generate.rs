@@ -78,7 +78,7 @@ pub fn run(world: &WorldSettings, out: &Path, sizes: Sizes) -> Result<(), String
         "heights_m": stats(&heights),
         "land_fraction": land_fraction(world, &heights),
         "figures": Figures::of(&solved, &life),
-        "drainage": drainage_report(&solved),
+        "drainage": serde_json::to_value(&solved.terrain.drainage.stats).unwrap_or_default(),
         "ground": ground_report(&solved),
         "carve": carve_report(&solved),
         "water": water_report(&solved),
@@ -169,48 +169,16 @@ fn life_report(world: &World, life: &Life) -> serde_json::Value {
     })
 }
 
-/// The drainage counts and invariants of the solved world.
-fn drainage_report(world: &World) -> serde_json::Value {
-    let s = &world.terrain.drainage.stats;
-    json!({
-        "nodes": s.nodes,
-        "sea": s.sea,
-        "land": s.land,
-        "lake": s.lake,
-        "river": s.river,
-        "lakes": s.lakes,
-        "bays": s.bays,
-        "mouths": s.mouths,
-        "max_strahler": s.max_strahler,
-        "largest_catchment": { "nodes": s.largest_catchment_nodes, "km2": s.largest_catchment_m2 / 1e6 },
-        "invariants": {
-            "uphill": s.uphill,
-            "no_path": s.no_path,
-            "underwater_rivers": s.underwater_rivers,
-            "ground_uphill": s.ground_uphill,
-        },
-    })
-}
-
-/// What erosion and sediment did, and the drainage of the natural ground beside the worked
-/// one's: lakes, the largest catchment and the highest Strahler order before and after.
+/// What erosion and sediment did, and the drainage of the natural ground (its
+/// `DrainageStats`) to set beside the worked ground's under `drainage`.
 fn ground_report(world: &World) -> serde_json::Value {
     let natural: Vec<f64> =
         world.terrain.lattice.positions().iter().map(|&p| world.terrain.planet.natural_unit(p)).collect();
-    let crest = world.levels.sea.as_ref().map_or(0.0, watershed::SeaState::storm_crest_m);
     let before = watershed::solve(
         &*world.terrain.lattice,
         &natural,
-        &watershed::DrainageParams::for_world(&world.terrain.settings, crest),
+        &watershed::drainage_params(&world.terrain.settings),
     );
-    let counts = |s: &watershed::DrainageStats| {
-        json!({
-            "lakes": s.lakes,
-            "largest_catchment_km2": s.largest_catchment_m2 / 1e6,
-            "max_strahler": s.max_strahler,
-            "mouths": s.mouths,
-        })
-    };
     json!({
         "erosion": world.terrain.erosion.map(|e| json!({
             "steps": e.steps,
@@ -219,12 +187,12 @@ fn ground_report(world: &World) -> serde_json::Value {
             "deepest_cut_m": e.deepest_cut_m,
         })),
         "settled_nodes": world.terrain.settled_nodes,
-        "natural": counts(&before.stats),
-        "worked": counts(&world.terrain.drainage.stats),
+        "natural": serde_json::to_value(&before.stats).unwrap_or_default(),
     })
 }
 
-/// The carve's counts and invariants, and the reach with the largest catchment.
+/// The carve's counts and invariants (its `CarveStats`), and the reach with the largest
+/// catchment.
 fn carve_report(world: &World) -> serde_json::Value {
     let s = watershed::carve_stats(world, 32);
     let largest = world
@@ -234,41 +202,32 @@ fn carve_report(world: &World) -> serde_json::Value {
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.catchment_m2.total_cmp(&b.1.catchment_m2));
-    json!({
-        "reaches": s.reaches,
-        "falls": s.falls,
-        "tallest_fall_m": s.tallest_fall_m,
-        "mouths_with_collar": s.mouths_with_collar,
-        "shallow_stretches": s.shallow_stretches,
-        "samples_per_reach": s.samples_per_reach,
-        "largest_reach": largest.map(|(i, _)| i),
-        "invariants": {
-            "bed_rising": s.bed_rising,
-            "tributary_below_main": s.tributary_below_main,
-            "steep_faces": s.steep_faces,
-            "floating_stretches": s.floating_stretches,
-        },
-    })
+    record_json(&s, json!({ "largest_reach": largest.map(|(i, _)| i) }))
 }
 
-/// The water table's counts and invariants.
+/// The water table's counts and invariants (its `WaterStats`), the runoff, the storm crest
+/// and the teleport check (an invariant: 0).
 fn water_report(world: &World) -> serde_json::Value {
     let s = watershed::water_stats(world);
-    json!({
-        "bank_mismatches": s.bank_mismatches,
-        "worst_bank_m": s.worst_bank_m,
-        "steps": s.steps,
-        "worst_step_m": s.worst_step_m,
-        "lake_shore_mismatches": s.lake_shore_mismatches,
-        "worst_lake_shore_m": s.worst_lake_shore_m,
-        "runoff_m_s": world.levels.runoff_m_s,
-        "storm_crest_m": world.levels.sea.as_ref().map(watershed::SeaState::storm_crest_m),
-        "invariants": {
-            "rising": s.rising,
-            "below_downstream": s.below_downstream,
+    record_json(
+        &s,
+        json!({
+            "runoff_m_s": world.levels.runoff_m_s,
+            "storm_crest_m": world.levels.sea.as_ref().map(watershed::SeaState::storm_crest_m),
             "teleport_changed": watershed::teleport_check(world, &watershed::river_sample_points(world, 7)),
-        },
-    })
+        }),
+    )
+}
+
+/// A core record's serde form (its field names are the keys; the records serialize without
+/// fail) with the fields of `extra` (an object of figures that are not the record's) beside
+/// its own.
+pub(crate) fn record_json(record: &impl serde::Serialize, extra: serde_json::Value) -> serde_json::Value {
+    let mut value = serde_json::to_value(record).unwrap_or_default();
+    if let (Some(fields), serde_json::Value::Object(extra)) = (value.as_object_mut(), extra) {
+        fields.extend(extra);
+    }
+    value
 }
 
 fn ms(since: Instant) -> f64 {

@@ -3,6 +3,7 @@
 //! Everything is written to a folder beside `--out` first and moved in only when all of it
 //! is written, so a failed run leaves nothing half-written.
 
+use crate::knobs::Knobs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use watershed::{
@@ -30,8 +31,6 @@ pub enum Source {
         path: PathBuf,
         /// Metres of 0 and 65535 in a 16-bit file.
         height_range: Option<(f64, f64)>,
-        /// Cell edge, metres.
-        cell_m: f64,
     },
     /// A square region of a world's ground.
     Region {
@@ -48,8 +47,8 @@ pub enum Source {
 
 /// The run's choices besides the source.
 pub struct Options {
-    /// Cells strictly under this are sea (default: the world's sea level for a region).
-    pub sea_level: Option<f64>,
+    /// The knobs given (the sea defaults to the world's sea level for a region).
+    pub knobs: Knobs,
     /// The erosion before draining.
     pub erosion: Erosion,
     /// Seed of the droplets.
@@ -67,9 +66,12 @@ pub fn run(
     available_bytes: Option<u64>,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let (name, grid, heights, world_sea) = load(source, available_bytes)?;
-    let mut params = HeightmapParams { cell_m: grid.cell_m, ..HeightmapParams::default() };
-    params.sea_level_m = options.sea_level.or(world_sea);
+    let knobs = options.knobs.apply(HeightmapParams::default())?;
+    let (name, grid, heights, world_sea) = load(source, knobs.cell_m, available_bytes)?;
+    let mut params = HeightmapParams { cell_m: grid.cell_m, ..knobs };
+    if !options.knobs.gave("sea_level_m") {
+        params.sea_level_m = world_sea;
+    }
     let loaded_ms = ms(started);
     let t = Instant::now();
     let heights = erode(&grid, heights, options, params.sea_level_m);
@@ -87,36 +89,21 @@ pub fn run(
             timings.insert((*stage).into(), round(*ms).into());
         }
         timings.insert("maps and files".into(), round(write_ms).into());
-        let report = serde_json::json!({
-            "source": name,
-            "rows": world.grid.height,
-            "cols": world.grid.width,
-            "cell_m": world.grid.cell_m,
-            "sea_level_m": params.sea_level_m,
-            "erosion": format!("{:?}", options.erosion),
-            "settled_cells": world.settled_cells,
-            "shoreline_mismatches": stats.shoreline_mismatches,
-            "worst_shoreline_m": stats.worst_shoreline_m,
-            "water_steps": stats.water_steps,
-            "worst_step_m": stats.worst_step_m,
-            "uphill_water": stats.uphill_water,
-            "rivers_under_sea": stats.rivers_under_sea,
-            "lakes": stats.lakes,
-            "largest_catchment_m2": stats.largest_catchment_m2,
-            "river_cells": stats.river_cells,
-            "lake_cells": stats.lake_cells,
-            "sea_cells": stats.sea_cells,
-            "reaches": stats.reaches,
-            "fit": {
-                "lifted_cells": stats.fit.lifted_cells,
-                "lowered_cells": stats.fit.lowered_cells,
-                "dried_cells": stats.fit.dried_cells,
-                "worst_lowering_m": stats.fit.worst_lowering_m,
-            },
-            "main_river_cells": world.main_river().len(),
-            "hterrain_side": hterrain_side,
-            "timings_ms": timings,
-        });
+        // The world's `HeightmapStats` at the top level, beside the run's own figures.
+        let report = crate::generate::record_json(
+            &stats,
+            serde_json::json!({
+                "source": name,
+                "rows": world.grid.height,
+                "cols": world.grid.width,
+                "cell_m": world.grid.cell_m,
+                "sea_level_m": params.sea_level_m,
+                "erosion": format!("{:?}", options.erosion),
+                "main_river_cells": world.main_river().len(),
+                "hterrain_side": hterrain_side,
+                "timings_ms": timings,
+            }),
+        );
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("report: {e}"))?;
         write(&staging, "report.json", text.as_bytes()).map(|()| hterrain_side)
     });
@@ -152,20 +139,22 @@ pub fn run(
     }
 }
 
-/// The source's name, grid, heights and (for a region of a world with a sea) sea level.
+/// The source's name, grid (a file's cells `cell_m` wide), heights and (for a region of a
+/// world with a sea) sea level.
 fn load(
     source: &Source,
+    cell_m: f64,
     available_bytes: Option<u64>,
 ) -> Result<(String, Grid, Vec<f64>, Option<f64>), String> {
     match source {
-        Source::Dem { path, height_range, cell_m } => {
+        Source::Dem { path, height_range } => {
             let array = crate::dem::load(path, *height_range, 16 << 30, "a heightmap")?;
             let name = path.display().to_string();
             watershed::check_heightmap(array.rows, array.cols, &array.data)
                 .map_err(|e| format!("{name}: {e}"))?;
             watershed::check_grid_memory(array.rows, array.cols, available_bytes)
                 .map_err(|e| format!("{name}: {e}"))?;
-            Ok((name, Grid { width: array.cols, height: array.rows, cell_m: *cell_m }, array.data, None))
+            Ok((name, Grid { width: array.cols, height: array.rows, cell_m }, array.data, None))
         }
         Source::Region { world, lat_lon, size_m, cells } => {
             watershed::check_grid_memory(*cells, *cells, available_bytes)

@@ -13,6 +13,7 @@ mod export;
 mod generate;
 mod grid_world;
 mod heap;
+mod knobs;
 
 use clap::{Parser, Subcommand};
 use std::io::Read;
@@ -139,14 +140,10 @@ enum Command {
         /// Cells a side of the region, 3..=8193.
         #[arg(long, default_value_t = 2113, value_parser = clap::value_parser!(u64).range(3..=8193))]
         size: u64,
-        /// Cell edge length of the heightmap, metres (0.001..=100000; a region's is its size
-        /// over its cells).
-        #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = cell_m)]
-        cell_m: f64,
-        /// Cells strictly under this height are sea, metres (±10000000) [default: none for a
-        /// heightmap, the world's sea level for a region].
-        #[arg(long, allow_negative_numbers = true, value_parser = sea_level)]
-        sea_level: Option<f64>,
+        /// The pipeline's knobs, one flag per row of the core's table (a region's cell is its
+        /// size over its cells, and its sea the world's unless --sea-level is given).
+        #[command(flatten)]
+        knobs: knobs::Knobs,
         /// Erosion before the drainage.
         #[arg(long, value_enum, default_value_t = grid_world::Erosion::None)]
         erosion: grid_world::Erosion,
@@ -332,22 +329,10 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::GridWorld {
-            dem,
-            height_range,
-            world,
-            file,
-            region,
-            size,
-            cell_m,
-            sea_level,
-            erosion,
-            seed,
-            out,
-        } => {
-            let options = grid_world::Options { sea_level, erosion, seed };
+        Command::GridWorld { dem, height_range, world, file, region, size, knobs, erosion, seed, out } => {
+            let options = grid_world::Options { knobs, erosion, seed };
             let source = match (dem, world, region) {
-                (Some(path), _, _) => Ok(grid_world::Source::Dem { path, height_range, cell_m }),
+                (Some(path), _, _) => Ok(grid_world::Source::Dem { path, height_range }),
                 (None, Some(name), Some((lat, lon, size_m))) => {
                     memory.load(&WorldArg { world: name, file }).map(|w| grid_world::Source::Region {
                         world: Box::new(w),
@@ -378,19 +363,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// `--cell-m`: a cell edge from a millimetre to 100 km.
+/// `--cell-m`: the heightmap knob's range.
 fn cell_m(text: &str) -> Result<f64, String> {
-    metres_within(text, 1e-3, 1e5)
+    knobs::number("cell_m", text)
 }
 
-/// `--sea-level`: any height a heightmap could hold.
+/// `--sea-level`: the heightmap knob's range.
 fn sea_level(text: &str) -> Result<f64, String> {
-    metres_within(text, -1e7, 1e7)
+    knobs::number("sea_level_m", text)
 }
 
-/// `--lake-min-depth`: from no depth to ten kilometres.
+/// `--lake-min-depth`: the heightmap knob's range.
 fn lake_min_depth(text: &str) -> Result<f64, String> {
-    metres_within(text, 0.0, 1e4)
+    knobs::number("lake_min_depth_m", text)
 }
 
 /// `--height-range MIN,MAX`: two finite heights in metres, MIN below MAX.

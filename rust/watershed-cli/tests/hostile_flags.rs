@@ -46,6 +46,25 @@ fn grid_drain_metres_flags_state_range_and_value() {
 }
 
 #[test]
+fn grid_world_knob_flags_state_range_and_value() {
+    let dir = scratch("knobs");
+    let dem = dir.join("dem.npy");
+    std::fs::write(&dem, write_npy(&[3, 3], &[5.0, 4.0, 3.0, 4.0, 2.0, 4.0, 3.0, 4.0, 5.0])).expect("dem");
+    let (dem, out) = (utf8(&dem), utf8(&dir));
+    for (flag, value, expected) in [
+        ("--cell-m", "0", "must be within 0.001..=100000 metres, got 0"),
+        ("--river-fill", "2", "must be within 0..=1, got 2"),
+        ("--river-catchment", "NaN", "must be within 1..=1000000000000 m², got NaN"),
+        ("--channel-depth", "deep", "expected a number of metres, got 'deep'"),
+        ("--edge-outlets", "yes", "expected true or false, got 'yes'"),
+        ("--runoff", "-1", "must be within 0..=0.001 m/s, got -1"),
+    ] {
+        let arg = format!("{flag}={value}");
+        refused(&["grid-world", "--dem", dem, "--out", out, &arg], expected);
+    }
+}
+
+#[test]
 fn size_flags_state_their_range() {
     let cases: [(&[&str], &str); 12] = [
         (&["generate", "--world", "pebble", "--map-width", "0"], "0 is not in 2..=16384"),

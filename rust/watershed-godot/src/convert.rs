@@ -1,6 +1,8 @@
 //! Conversions between Godot's types and the core's.
 
-use godot::classes::{EditorInterface, Engine};
+use godot::classes::image::Format;
+use godot::classes::mesh::PrimitiveType;
+use godot::classes::{ArrayMesh, EditorInterface, Engine, Image};
 use godot::prelude::*;
 use watershed::{DVec3, MeshArrays, Rgb};
 
@@ -69,6 +71,14 @@ pub fn json_to_variant(value: &serde_json::Value) -> Variant {
             d.to_variant()
         }
     }
+}
+
+/// A core record (`Figures`, a `*Stats`) as a dictionary of its serde form, through
+/// [`json_to_variant`]: the record's field names are the keys, so there is one definition of
+/// them. Empty if the record does not serialize to an object.
+pub fn record_to_dictionary<T: serde::Serialize>(record: &T) -> VarDictionary {
+    let value = serde_json::to_value(record).unwrap_or_default();
+    json_to_variant(&value).try_to().unwrap_or_default()
 }
 
 /// An f64 vector as a Godot vector.
@@ -155,4 +165,80 @@ pub fn viewer_offset(planet_node: &Gd<Node3D>, viewer: Option<&Gd<Node3D>>) -> O
         viewer.get_global_position()
     };
     Some(to_dvec3(at - planet_node.get_global_position()))
+}
+
+/// Image formats of float samples, whose red channel can be heights.
+const FLOAT_FORMATS: [Format; 8] = [
+    Format::RF,
+    Format::RGF,
+    Format::RGBF,
+    Format::RGBAF,
+    Format::RH,
+    Format::RGH,
+    Format::RGBH,
+    Format::RGBAH,
+];
+
+/// The red channel of a float image (`FORMAT_RF`, `FORMAT_RH` or their two-, three- and
+/// four-channel kin, as an EXR loads): (rows, cols, values); `None` with an error for no
+/// image or an integer format.
+pub fn float_pixels(image: Option<Gd<Image>>, who: &str) -> Option<(usize, usize, Vec<f32>)> {
+    let Some(image) = image else {
+        godot_error!("{who}: no image");
+        return None;
+    };
+    let format = image.get_format();
+    let image = if format == Format::RF {
+        image
+    } else if FLOAT_FORMATS.contains(&format) {
+        let mut copy = image.duplicate_resource();
+        copy.convert(Format::RF);
+        copy
+    } else {
+        godot_error!("{who}: heights must be a float image (FORMAT_RF or FORMAT_RH), not {format:?}");
+        return None;
+    };
+    let (cols, rows) = (image.get_width().max(0) as usize, image.get_height().max(0) as usize);
+    let bytes = image.get_data();
+    let values = bytes.as_slice().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    Some((rows, cols, values.collect()))
+}
+
+/// The pixels of a `FORMAT_RGBA8` image of `rows` × `cols`; `None` with an error otherwise.
+pub fn rgba_pixels(image: Gd<Image>, rows: usize, cols: usize, who: &str) -> Option<Vec<[u8; 4]>> {
+    let size = (image.get_height().max(0) as usize, image.get_width().max(0) as usize);
+    if image.get_format() != Format::RGBA8 || size != (rows, cols) {
+        godot_error!(
+            "{who}: expected a {cols} x {rows} FORMAT_RGBA8 image, got {} x {} {:?}",
+            size.1,
+            size.0,
+            image.get_format()
+        );
+        return None;
+    }
+    Some(image.get_data().as_slice().chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect())
+}
+
+/// An `ArrayMesh` with the core mesh as its one surface (empty when it has no triangles).
+pub fn array_mesh(mesh: &watershed::MeshArrays) -> Gd<ArrayMesh> {
+    let mut out = ArrayMesh::new_gd();
+    if !mesh.indices.is_empty() {
+        out.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(mesh));
+    }
+    out
+}
+
+/// An image of `width` × `height` pixels in `format` from `bytes`; `None` (with Godot's
+/// error) when they do not fit.
+pub fn image_from_bytes(width: usize, height: usize, format: Format, bytes: Vec<u8>) -> Option<Gd<Image>> {
+    let (Ok(width), Ok(height)) = (i32::try_from(width), i32::try_from(height)) else {
+        godot_error!("an image of {width} x {height} pixels is larger than Godot takes");
+        return None;
+    };
+    Image::create_from_data(width, height, false, format, &PackedByteArray::from(bytes))
+}
+
+/// A `FORMAT_RF` image of `width` × `height` pixels from `values`, row by row.
+pub fn float_image(width: usize, height: usize, values: &[f32]) -> Option<Gd<Image>> {
+    image_from_bytes(width, height, Format::RF, values.iter().flat_map(|v| v.to_le_bytes()).collect())
 }

@@ -1,7 +1,7 @@
 //! `DrainageSolver`: solves the planet's drainage (and its channels and water) off the main
 //! thread and offers the result as packed arrays.
 
-use crate::convert::{checked_direction, emit_deferred, emit_progress, to_vector3};
+use crate::convert::{checked_direction, emit_deferred, emit_progress, record_to_dictionary, to_vector3};
 use crate::planet_height::PlanetHeight;
 use crate::registry;
 use crate::worker::{Report, Worker};
@@ -263,32 +263,14 @@ impl DrainageSolver {
         d
     }
 
-    /// Counts and invariants of the solve (empty before the first solve).
+    /// Counts and invariants of the solve, the core's `DrainageStats` field for field: node
+    /// counts `nodes`, `sea`, `land`, `lake`, `river`; `lakes`, `bays`, `mouths`,
+    /// `max_strahler`, `largest_catchment_m2` (m²), `largest_catchment_nodes`; the
+    /// invariants (0) `uphill`, `no_path`, `underwater_rivers`; and `ground_uphill`. Empty
+    /// before the first solve.
     #[func]
     fn stats(&self) -> VarDictionary {
-        let mut d = VarDictionary::new();
-        let Some(world) = self.world.as_ref() else { return d };
-        let s = &world.terrain.drainage.stats;
-        for (key, value) in [
-            ("nodes", s.nodes),
-            ("sea", s.sea),
-            ("land", s.land),
-            ("lake", s.lake),
-            ("river", s.river),
-            ("lakes", s.lakes),
-            ("bays", s.bays),
-            ("mouths", s.mouths),
-            ("largest_catchment_nodes", s.largest_catchment_nodes),
-            ("uphill", s.uphill),
-            ("no_path", s.no_path),
-            ("underwater_rivers", s.underwater_rivers),
-            ("reaches", world.terrain.carve.reaches.len()),
-        ] {
-            d.set(key, &(value as i64).to_variant());
-        }
-        d.set("largest_catchment_km2", &(s.largest_catchment_m2 / 1e6).to_variant());
-        d.set("max_strahler", &i64::from(s.max_strahler).to_variant());
-        d
+        self.world.as_ref().map(|w| record_to_dictionary(&w.terrain.drainage.stats)).unwrap_or_default()
     }
 
     /// The four determinism digests (hex SHA-256): `directions`, `heights` (4,096 seeded

@@ -1,7 +1,10 @@
 //! `HeightmapWatershed`: the river pipeline on a heightmap `Image`, off the main thread,
 //! with the maps heightmap add-ons and water shaders read handed back as `Image`s.
 
-use crate::convert::{emit_deferred, emit_progress, mesh_arrays};
+use crate::convert::{
+    array_mesh, emit_deferred, emit_progress, float_image, float_pixels, image_from_bytes,
+    record_to_dictionary, rgba_pixels,
+};
 use crate::worker::{Report, Worker};
 use godot::classes::image::Format;
 use godot::classes::{ArrayMesh, Image};
@@ -9,71 +12,40 @@ use godot::prelude::*;
 use std::sync::Arc;
 use watershed::{
     check_grid_memory, check_heightmap, ground_mesh, hterrain_side, water_mesh, Grid, GridMaps,
-    HeightmapParams, HeightmapStats, HeightmapWorld,
+    HeightmapStats, HeightmapWorld,
 };
 
 /// What a finished build keeps: the maps and the figures.
 struct Built {
     maps: GridMaps,
     stats: HeightmapStats,
-    settled_cells: usize,
     timings_ms: Vec<(&'static str, f64)>,
 }
 
-/// Runs Watershed's river pipeline on a heightmap — sediment in shallow hollows, drainage
-/// with the map edge (and the sea) as outlets, rivers, carved channels, the water table —
-/// and gives back the carved heights, water level, masks, flow, foam, splat and Terrain3D
-/// control maps as `Image`s, plus the figures. Usable from editor scripts to feed Terrain3D
-/// or HTerrain, or at run time with `terrain_mesh()` and `water_mesh()`.
-///
-/// `start(image)` returns at once and works on a worker thread; call `poll()` each frame
-/// (it emits `progress` and `finished`) or `build(image)` to wait.
-#[derive(GodotClass)]
-#[class(tool, init, base = RefCounted)]
-pub struct HeightmapWatershed {
-    /// Edge length of a cell, metres.
-    #[export(range = (0.01, 1000.0, 0.01, exp, suffix = "m"))]
-    #[init(val = 1.0)]
-    cell_m: f64,
-    /// Whether cells under `sea_level_m` are sea.
-    #[export]
-    has_sea: bool,
-    /// Cells strictly under this height are sea (with `has_sea`), metres.
-    #[export(range = (-10000.0, 10000.0, 0.01, suffix = "m"))]
-    sea_level_m: f64,
-    /// Whether the map edge is an outlet (water leaves the map there).
-    #[export]
-    #[init(val = true)]
-    edge_outlets: bool,
-    /// A hollow filled deeper than this is a lake; shallower ones fill with sediment, metres.
-    #[export(range = (0.0, 100.0, 0.01, suffix = "m"))]
-    #[init(val = 0.5)]
-    lake_min_depth_m: f64,
-    /// Catchment from which a cell carries a river, m².
-    #[export(range = (1.0, 100000000.0, 1.0, exp, suffix = "m²"))]
-    #[init(val = 27_500.0)]
-    river_catchment_m2: f64,
-    /// Depth of the largest river's channel, metres.
-    #[export(range = (0.0, 200.0, 0.1, suffix = "m"))]
-    #[init(val = 12.0)]
-    channel_depth_m: f64,
-    /// Half a channel's width, centre line to bank, metres.
-    #[export(range = (0.5, 500.0, 0.1, suffix = "m"))]
-    #[init(val = 3.0)]
-    channel_half_width_m: f64,
-    /// A river's surface stands this fraction of its carve depth above its bed.
-    #[export(range = (0.0, 1.0, 0.01))]
-    #[init(val = 0.6)]
-    river_fill: f64,
-    /// Side of the maps handed back: 0 keeps the heightmap's own size; any other side
-    /// resamples a square map (513, 1025, 2049 or 4097 for HTerrain; see `hterrain_side`).
-    #[export(range = (0.0, 8193.0, 1.0))]
-    output_side: i64,
-    /// Share of the running build done, 0..=1 (1 once finished).
-    progress_done: f64,
-    built: Option<Arc<Built>>,
-    worker: Worker<Arc<Built>>,
-    base: Base<RefCounted>,
+include!(concat!(env!("OUT_DIR"), "/heightmap_properties.rs"));
+
+with_heightmap_knobs! {
+    /// Runs Watershed's river pipeline on a heightmap — sediment in shallow hollows, drainage
+    /// with the map edge (and the sea) as outlets, rivers, carved channels, the water table —
+    /// and gives back the carved heights, water level, masks, flow, foam, splat and Terrain3D
+    /// control maps as `Image`s, plus the figures. Usable from editor scripts to feed Terrain3D
+    /// or HTerrain, or at run time with `terrain_mesh()` and `water_mesh()`.
+    ///
+    /// `start(image)` returns at once and works on a worker thread; call `poll()` each frame
+    /// (it emits `progress` and `finished`) or `build(image)` to wait.
+    #[derive(GodotClass)]
+    #[class(tool, init, base = RefCounted)]
+    pub struct HeightmapWatershed {
+        /// Side of the maps handed back: 0 keeps the heightmap's own size; any other side
+        /// resamples a square map (513, 1025, 2049 or 4097 for HTerrain; see `hterrain_side`).
+        #[export(range = (0.0, 8193.0, 1.0))]
+        output_side: i64,
+        /// Share of the running build done, 0..=1 (1 once finished).
+        progress_done: f64,
+        built: Option<Arc<Built>>,
+        worker: Worker<Arc<Built>>,
+        base: Base<RefCounted>,
+    }
 }
 
 #[godot_api]
@@ -90,10 +62,18 @@ impl HeightmapWatershed {
     /// Starts the pipeline on `heights` (`FORMAT_RF` or `FORMAT_RH` — or any float format —
     /// metres in the red channel, at least 3 × 3) on a worker thread, cancelling a running build. Returns
     /// false (with an error) for an image of another format, a NaN or infinite height, a
-    /// map too large for the memory available, or an `output_side` that needs a square map.
+    /// map too large for the memory available, a knob outside its range, or an
+    /// `output_side` that needs a square map.
     #[func]
     fn start(&mut self, heights: Option<Gd<Image>>) -> bool {
-        let Some((grid, values)) = self.read_heights(heights) else { return false };
+        let params = match self.knobs() {
+            Ok(params) => params,
+            Err(e) => {
+                godot_error!("HeightmapWatershed.start: {e}");
+                return false;
+            }
+        };
+        let Some((grid, values)) = read_heights(heights, params.cell_m) else { return false };
         let (rows, cols) = (grid.height, grid.width);
         if let Err(e) = check_grid_memory(rows, cols, watershed::available_memory_bytes()) {
             godot_error!("HeightmapWatershed.start: {e}");
@@ -106,19 +86,13 @@ impl HeightmapWatershed {
             );
             return false;
         }
-        let params = self.params();
         self.progress_done = 0.0;
         self.worker.start(move |progress, cancel| {
             let world = HeightmapWorld::build_cancellable(grid, values, &params, progress, cancel)?;
             let maps = GridMaps::of(&world);
             let maps = if side == 0 || side == rows { maps } else { maps.resized(side)? };
             progress("maps", 1.0);
-            Some(Arc::new(Built {
-                stats: world.stats(),
-                settled_cells: world.settled_cells,
-                timings_ms: world.timings_ms,
-                maps,
-            }))
+            Some(Arc::new(Built { stats: world.stats(), timings_ms: world.timings_ms, maps }))
         });
         true
     }
@@ -231,37 +205,17 @@ impl HeightmapWatershed {
         self.built.as_ref().map_or(self.cell_m, |b| b.maps.cell_m)
     }
 
-    /// The figures of the last build: shoreline mismatches and water steps (with the worst,
-    /// metres), uphill water, rivers under the sea, lakes, largest catchment (m²), cells
-    /// under river, lake and sea, reaches, cells raised by sediment, what fitting the water
-    /// to its ground changed (`lifted_cells`, `lowered_cells`, `dried_cells`,
-    /// `worst_lowering_m`), and `timings_ms` by stage. Empty before a build.
+    /// The figures of the last build, the core's `HeightmapStats` field for field:
+    /// `shoreline_mismatches` and `water_steps` (with the worst, `worst_shoreline_m` and
+    /// `worst_step_m`, metres), `uphill_water`, `rivers_under_sea`, `lakes`,
+    /// `largest_catchment_m2`, cells under river, lake and sea (`river_cells`, `lake_cells`,
+    /// `sea_cells`), `reaches`, cells raised by sediment (`settled_cells`), what fitting the
+    /// water to its ground changed (`lifted_cells`, `lowered_cells`, `dried_cells`,
+    /// `worst_lowering_m`); and beside the record `timings_ms` by stage. Empty before a build.
     #[func]
     fn get_stats(&self) -> VarDictionary {
-        let mut d = VarDictionary::new();
-        let Some(built) = self.built.as_ref() else { return d };
-        let s = &built.stats;
-        for (key, value) in [
-            ("shoreline_mismatches", s.shoreline_mismatches),
-            ("water_steps", s.water_steps),
-            ("uphill_water", s.uphill_water),
-            ("rivers_under_sea", s.rivers_under_sea),
-            ("lakes", s.lakes),
-            ("river_cells", s.river_cells),
-            ("lake_cells", s.lake_cells),
-            ("sea_cells", s.sea_cells),
-            ("reaches", s.reaches),
-            ("settled_cells", built.settled_cells),
-            ("lifted_cells", s.fit.lifted_cells),
-            ("lowered_cells", s.fit.lowered_cells),
-            ("dried_cells", s.fit.dried_cells),
-        ] {
-            d.set(key, &(value as i64).to_variant());
-        }
-        d.set("worst_shoreline_m", &s.worst_shoreline_m.to_variant());
-        d.set("worst_step_m", &s.worst_step_m.to_variant());
-        d.set("largest_catchment_m2", &s.largest_catchment_m2.to_variant());
-        d.set("worst_lowering_m", &s.fit.worst_lowering_m.to_variant());
+        let Some(built) = self.built.as_ref() else { return VarDictionary::new() };
+        let mut d = record_to_dictionary(&built.stats);
         let mut timings = VarDictionary::new();
         for (stage, ms) in &built.timings_ms {
             timings.set(*stage, &ms.to_variant());
@@ -335,34 +289,6 @@ impl HeightmapWatershed {
 }
 
 impl HeightmapWatershed {
-    /// The pipeline's parameters from the properties.
-    fn params(&self) -> HeightmapParams {
-        HeightmapParams {
-            cell_m: self.cell_m,
-            sea_level_m: self.has_sea.then_some(self.sea_level_m),
-            edge_outlets: self.edge_outlets,
-            lake_min_depth_m: self.lake_min_depth_m,
-            river_catchment_m2: self.river_catchment_m2,
-            channel_depth_m: self.channel_depth_m,
-            channel_half_width_m: self.channel_half_width_m,
-            river_fill: self.river_fill,
-            ..HeightmapParams::default()
-        }
-    }
-
-    /// The grid and heights of `image`, checked; `None` with an error naming what is wrong.
-    fn read_heights(&self, image: Option<Gd<Image>>) -> Option<(Grid, Vec<f64>)> {
-        let who = "HeightmapWatershed.start";
-        let cell_m = positive_cell(self.cell_m, who)?;
-        let (rows, cols, pixels) = float_pixels(image, who)?;
-        let heights: Vec<f64> = pixels.into_iter().map(f64::from).collect();
-        if let Err(e) = check_heightmap(rows, cols, &heights) {
-            godot_error!("{who}: {e}");
-            return None;
-        }
-        Some((Grid { width: cols, height: rows, cell_m }, heights))
-    }
-
     /// Keeps a finished build and announces it.
     fn finish(&mut self, built: Arc<Built>) {
         self.built = Some(built);
@@ -374,66 +300,27 @@ impl HeightmapWatershed {
     /// An image of the built maps' size in `format` from the bytes `pixels` makes.
     fn image(&self, format: Format, pixels: impl Fn(&GridMaps) -> Vec<u8>) -> Option<Gd<Image>> {
         let m = &self.built.as_ref()?.maps;
-        let data = PackedByteArray::from(pixels(m));
-        Image::create_from_data(m.cols as i32, m.rows as i32, false, format, &data)
+        image_from_bytes(m.cols, m.rows, format, pixels(m))
     }
 
     /// A `FORMAT_RF` image of the built maps' size from the floats `values` makes.
     fn float_image(&self, values: impl Fn(&GridMaps) -> Vec<f32>) -> Option<Gd<Image>> {
-        self.image(Format::RF, |m| values(m).into_iter().flat_map(f32::to_le_bytes).collect())
+        let m = &self.built.as_ref()?.maps;
+        float_image(m.cols, m.rows, &values(m))
     }
 }
 
-/// Image formats of float samples, whose red channel can be heights.
-const FLOAT_FORMATS: [Format; 8] = [
-    Format::RF,
-    Format::RGF,
-    Format::RGBF,
-    Format::RGBAF,
-    Format::RH,
-    Format::RGH,
-    Format::RGBH,
-    Format::RGBAH,
-];
-
-/// The red channel of a float image (`FORMAT_RF`, `FORMAT_RH` or their two-, three- and
-/// four-channel kin, as an EXR loads): (rows, cols, values); `None` with an error for no
-/// image or an integer format.
-fn float_pixels(image: Option<Gd<Image>>, who: &str) -> Option<(usize, usize, Vec<f32>)> {
-    let Some(image) = image else {
-        godot_error!("{who}: no image");
-        return None;
-    };
-    let format = image.get_format();
-    let image = if format == Format::RF {
-        image
-    } else if FLOAT_FORMATS.contains(&format) {
-        let mut copy = image.duplicate_resource();
-        copy.convert(Format::RF);
-        copy
-    } else {
-        godot_error!("{who}: heights must be a float image (FORMAT_RF or FORMAT_RH), not {format:?}");
-        return None;
-    };
-    let (cols, rows) = (image.get_width().max(0) as usize, image.get_height().max(0) as usize);
-    let bytes = image.get_data();
-    let values = bytes.as_slice().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    Some((rows, cols, values.collect()))
-}
-
-/// The pixels of a `FORMAT_RGBA8` image of `rows` × `cols`; `None` with an error otherwise.
-fn rgba_pixels(image: Gd<Image>, rows: usize, cols: usize, who: &str) -> Option<Vec<[u8; 4]>> {
-    let size = (image.get_height().max(0) as usize, image.get_width().max(0) as usize);
-    if image.get_format() != Format::RGBA8 || size != (rows, cols) {
-        godot_error!(
-            "{who}: expected a {cols} x {rows} FORMAT_RGBA8 image, got {} x {} {:?}",
-            size.1,
-            size.0,
-            image.get_format()
-        );
+/// The grid of `cell_m` cells and the heights of `image`, checked; `None` with an error
+/// naming what is wrong.
+fn read_heights(image: Option<Gd<Image>>, cell_m: f64) -> Option<(Grid, Vec<f64>)> {
+    let who = "HeightmapWatershed.start";
+    let (rows, cols, pixels) = float_pixels(image, who)?;
+    let heights: Vec<f64> = pixels.into_iter().map(f64::from).collect();
+    if let Err(e) = check_heightmap(rows, cols, &heights) {
+        godot_error!("{who}: {e}");
         return None;
     }
-    Some(image.get_data().as_slice().chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect())
+    Some((Grid { width: cols, height: rows, cell_m }, heights))
 }
 
 /// `cell_m` when it is a positive finite number; `None` with an error otherwise.
@@ -449,13 +336,4 @@ fn positive_cell(cell_m: f64, who: &str) -> Option<f64> {
 /// A mesh step of at least one cell.
 fn to_step(step: i64) -> usize {
     usize::try_from(step).unwrap_or(1).max(1)
-}
-
-/// An `ArrayMesh` with the core mesh as its one surface (empty when it has no triangles).
-fn array_mesh(mesh: &watershed::MeshArrays) -> Gd<ArrayMesh> {
-    let mut out = ArrayMesh::new_gd();
-    if !mesh.indices.is_empty() {
-        out.add_surface_from_arrays(godot::classes::mesh::PrimitiveType::TRIANGLES, &mesh_arrays(mesh));
-    }
-    out
 }

@@ -1,6 +1,6 @@
 //! `PlanetLife`: the climate, biomes and sites of a solved world.
 
-use crate::convert::{checked_direction, checked_number, json_to_variant, to_vector3};
+use crate::convert::{checked_direction, checked_number, image_from_bytes, record_to_dictionary, to_vector3};
 use crate::drainage_solver::{solved_world, DrainageSolver};
 use crate::life_cache::shared_life;
 use godot::classes::image::Format;
@@ -108,8 +108,7 @@ impl PlanetLife {
     #[func]
     fn figures(&self) -> VarDictionary {
         let Some((world, life)) = self.life() else { return VarDictionary::new() };
-        let figures = serde_json::to_value(Figures::of(&world, &life)).unwrap_or_default();
-        json_to_variant(&figures).try_to().unwrap_or_default()
+        record_to_dictionary(&Figures::of(&world, &life))
     }
 
     /// The shaded-relief map `watershed generate` writes as `map.png` (lakes, rivers, falls
@@ -180,8 +179,7 @@ impl PlanetLife {
 
 /// A core picture as a Godot RGB8 image.
 fn rgb_image(picture: watershed::Image) -> Option<Gd<Image>> {
-    let (width, height) = (picture.width as i32, picture.height as i32);
-    Image::create_from_data(width, height, false, Format::RGB8, &PackedByteArray::from(picture.rgb))
+    image_from_bytes(picture.width, picture.height, Format::RGB8, picture.rgb)
 }
 
 /// A world's shared life, read once it is worked out: a read waits for it.

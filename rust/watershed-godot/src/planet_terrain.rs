@@ -1,12 +1,9 @@
 //! `PlanetTerrain`: the built-in planet mesh terrain for projects without godot_voxel.
 
-use crate::convert::{collision_faces, mesh_arrays, viewer_offset};
+use crate::convert::{array_mesh, collision_faces, viewer_offset};
 use crate::drainage_solver::{solved_world, DrainageSolver};
 use crate::life_cache::shared_life;
-use godot::classes::mesh::PrimitiveType;
-use godot::classes::{
-    ArrayMesh, CollisionShape3D, ConcavePolygonShape3D, Material, MeshInstance3D, StaticBody3D,
-};
+use godot::classes::{CollisionShape3D, ConcavePolygonShape3D, Material, MeshInstance3D, StaticBody3D};
 use godot::prelude::*;
 use std::collections::BTreeSet;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -164,8 +161,7 @@ impl PlanetTerrain {
     }
 
     fn instance(arrays: &MeshArrays, material: Option<&Gd<Material>>) -> Gd<MeshInstance3D> {
-        let mut mesh = ArrayMesh::new_gd();
-        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(arrays));
+        let mesh = array_mesh(arrays);
         let mut instance = MeshInstance3D::new_alloc();
         instance.set_mesh(&mesh);
         if let Some(material) = material {

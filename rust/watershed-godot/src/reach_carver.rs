@@ -1,9 +1,8 @@
 //! `ReachCarver`: river water meshes streamed around a viewer, falls and mouths.
 
-use crate::convert::{emit_deferred, mesh_arrays, to_vector3, viewer_offset};
+use crate::convert::{array_mesh, emit_deferred, to_vector3, viewer_offset};
 use crate::drainage_solver::{solved_world, DrainageSolver};
-use godot::classes::mesh::PrimitiveType;
-use godot::classes::{ArrayMesh, Material, MeshInstance3D};
+use godot::classes::{Material, MeshInstance3D};
 use godot::prelude::*;
 use std::sync::Arc;
 use watershed::{ReachEnd, ReachId, ReachStreamer, World};
@@ -131,8 +130,7 @@ impl ReachCarver {
         if arrays.indices.is_empty() {
             return;
         }
-        let mut mesh = ArrayMesh::new_gd();
-        mesh.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(&arrays));
+        let mesh = array_mesh(&arrays);
         let mut instance = MeshInstance3D::new_alloc();
         instance.set_name(&format!("Reach{}", id.0));
         instance.set_mesh(&mesh);

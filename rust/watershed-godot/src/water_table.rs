@@ -1,8 +1,10 @@
 //! `WaterTable`: every water level, flow, wave and float of a solved world.
 
-use crate::convert::{checked_direction, checked_directions, checked_number, or_nan, to_dvec3, to_vector3};
+use crate::convert::{
+    checked_direction, checked_directions, checked_number, float_image, or_nan, record_to_dictionary,
+    to_dvec3, to_vector3,
+};
 use crate::drainage_solver::{solved_world, DrainageSolver};
-use godot::classes::image::Format;
 use godot::classes::{Image, ShaderMaterial};
 use godot::prelude::*;
 use std::sync::Arc;
@@ -221,8 +223,7 @@ impl WaterTable {
         let (w, h, data) = watershed::sea_depth_map(&world, width)
             .map_err(|e| godot_error!("WaterTable.depth_map: {e}"))
             .ok()?;
-        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        Image::create_from_data(w as i32, h as i32, false, Format::RF, &PackedByteArray::from(bytes))
+        float_image(w, h, &data)
     }
 
     /// Flow speed `dip_m` under the surface of the river at `position`, m/s (NaN off rivers):
@@ -236,23 +237,12 @@ impl WaterTable {
         flow.map_or(f64::NAN, |f| f.speed_at_depth_m_s(dip_m))
     }
 
-    /// The water table's counts: `bank_mismatches`, `worst_bank_m`, `steps`, `worst_step_m`,
-    /// `rising`, `below_downstream`, `lake_shore_mismatches`, `worst_lake_shore_m` (empty
-    /// before the first solve).
+    /// The water table's counts, the core's `WaterStats` field for field: `bank_mismatches`,
+    /// `worst_bank_m`, `steps`, `worst_step_m`, `rising`, `below_downstream`,
+    /// `lake_shore_mismatches`, `worst_lake_shore_m` (empty before the first solve).
     #[func]
     fn water_stats(&self) -> VarDictionary {
-        let mut d = VarDictionary::new();
-        let Some(w) = self.world() else { return d };
-        let s = watershed::water_stats(&w);
-        d.set("bank_mismatches", &(s.bank_mismatches as i64).to_variant());
-        d.set("worst_bank_m", &s.worst_bank_m.to_variant());
-        d.set("steps", &(s.steps as i64).to_variant());
-        d.set("worst_step_m", &s.worst_step_m.to_variant());
-        d.set("rising", &(s.rising as i64).to_variant());
-        d.set("below_downstream", &(s.below_downstream as i64).to_variant());
-        d.set("lake_shore_mismatches", &(s.lake_shore_mismatches as i64).to_variant());
-        d.set("worst_lake_shore_m", &s.worst_lake_shore_m.to_variant());
-        d
+        self.world().map(|w| record_to_dictionary(&watershed::water_stats(&w))).unwrap_or_default()
     }
 
     /// Sets every uniform of `shader_uniforms()` on `material`.

@@ -162,8 +162,12 @@ pub use settings::{
 pub use water::boat::{Boat, BoatState, Drift};
 pub use water::fit::{fit_to_ground, FitReport};
 pub use water::heightmap::{
-    check_finite, check_heightmap, Cover, HeightmapParams, HeightmapStats, HeightmapWorld,
-    MIN_HEIGHTMAP_SIDE, SHORE_MISMATCH_M, WATER_STEP_M,
+    check_finite, check_heightmap, Cover, HeightmapStats, HeightmapWorld, MIN_HEIGHTMAP_SIDE,
+    SHORE_MISMATCH_M, WATER_STEP_M,
+};
+pub use water::heightmap_params::{
+    heightmap_key, HeightmapKey, HeightmapKind, HeightmapParams, HeightmapRange, HeightmapValue,
+    HEIGHTMAP_KEYS,
 };
 pub use water::hull::{Hull, WATER_DENSITY};
 pub use water::levels::{

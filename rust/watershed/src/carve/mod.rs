@@ -202,8 +202,9 @@ pub const BANK_SPACING_M: f64 = 4.0;
 /// where the water's edge may fall.
 pub const BANK_MARGIN_M: f64 = 1.0;
 
-/// Counts for reports and the carve tests.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Counts for reports and the carve tests. Its serde form is the one schema of these names:
+/// `report.json`'s `carve`.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct CarveStats {
     /// Reaches.
     pub reaches: usize,

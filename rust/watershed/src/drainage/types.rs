@@ -134,8 +134,9 @@ pub struct Lake {
     pub area_m2: f64,
 }
 
-/// Counts for reports and the invariant tests.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Counts for reports and the invariant tests. Its serde form is the one schema of these
+/// names: `DrainageSolver.stats()`'s keys, `report.json`'s `drainage` and the probes' reads.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct DrainageStats {
     /// Nodes in the solve.
     pub nodes: usize,

@@ -14,7 +14,7 @@ use crate::water::heightmap::{Cover, SHORE_MISMATCH_M, WATER_STEP_M};
 use std::collections::{BTreeMap, VecDeque};
 
 /// What fitting the water to its ground changed.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct FitReport {
     /// River cells lifted to the level of the water they drain into.
     pub lifted_cells: usize,

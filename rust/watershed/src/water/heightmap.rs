@@ -15,7 +15,8 @@ use crate::ground::surface::{GridSurface, Surface};
 use crate::ground::topology::Topology;
 use crate::stopwatch::Stopwatch;
 use crate::water::fit::{fit_to_ground, FitReport};
-use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams, BASE_RUNOFF_M_S};
+use crate::water::heightmap_params::HeightmapParams;
+use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams};
 use crate::water::view::WaterView;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -27,48 +28,6 @@ pub const SHORE_MISMATCH_M: f64 = 0.5;
 /// Neighbouring wet cells whose levels differ by more than this (beyond the drop of the
 /// ground between them) are a water step, metres.
 pub const WATER_STEP_M: f64 = 1.0;
-
-/// How a heightmap world is built. [`HeightmapParams::default`] is the reference game map's
-/// pipeline: one-metre cells, rivers from 27,500 m², channels six cells wide and up to 12 m
-/// deep, water at 0.6 of the carve depth, the map edge an outlet.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct HeightmapParams {
-    /// Edge length of a cell, metres.
-    pub cell_m: f64,
-    /// Cells strictly under this height are sea; `None` for no sea.
-    pub sea_level_m: Option<f64>,
-    /// Whether the map edge is an outlet.
-    pub edge_outlets: bool,
-    /// A depression filled deeper than this is a lake; shallower ones are filled with
-    /// sediment, metres.
-    pub lake_min_depth_m: f64,
-    /// Catchment from which a cell is river, m².
-    pub river_catchment_m2: f64,
-    /// Depth of the largest river's channel, metres.
-    pub channel_depth_m: f64,
-    /// Half a channel's width (centre line to bank), metres.
-    pub channel_half_width_m: f64,
-    /// A river's surface stands this fraction of its carve depth above its bed.
-    pub river_fill: f64,
-    /// Runoff over every catchment, metres per second.
-    pub runoff_m_s: f64,
-}
-
-impl Default for HeightmapParams {
-    fn default() -> Self {
-        HeightmapParams {
-            cell_m: 1.0,
-            sea_level_m: None,
-            edge_outlets: true,
-            lake_min_depth_m: 0.5,
-            river_catchment_m2: 27_500.0,
-            channel_depth_m: 12.0,
-            channel_half_width_m: 3.0,
-            river_fill: 0.6,
-            runoff_m_s: BASE_RUNOFF_M_S,
-        }
-    }
-}
 
 /// Smallest side of a heightmap the pipeline takes, cells.
 pub const MIN_HEIGHTMAP_SIDE: usize = 3;
@@ -146,8 +105,10 @@ pub struct HeightmapWorld {
     pub timings_ms: Vec<(&'static str, f64)>,
 }
 
-/// Figures that say whether the water fits its ground.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Figures that say whether the water fits its ground. Its serde form is the one schema of
+/// these names: `HeightmapWatershed.get_stats()`'s keys and `watershed grid-world`'s
+/// `report.json` (at its top level), [`FitReport`]'s fields flattened in among the others.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct HeightmapStats {
     /// Wet cells whose level stands more than [`SHORE_MISMATCH_M`] above the ground of a dry
     /// neighbouring cell (8 neighbours).
@@ -175,7 +136,11 @@ pub struct HeightmapStats {
     pub sea_cells: usize,
     /// River reaches (one per river cell that drains on).
     pub reaches: usize,
-    /// What fitting the water to its ground changed (see [`fit_to_ground`]).
+    /// Cells raised by sediment (as [`HeightmapWorld::settled_cells`]).
+    pub settled_cells: usize,
+    /// What fitting the water to its ground changed (see [`fit_to_ground`]); its fields
+    /// serialize beside the others, not nested.
+    #[serde(flatten)]
     pub fit: FitReport,
 }
 
@@ -402,6 +367,7 @@ impl HeightmapWorld {
             lake_cells: count(Cover::Lake),
             sea_cells: count(Cover::Sea),
             reaches: self.carve.reaches.len(),
+            settled_cells: self.settled_cells,
             fit: self.fit,
         }
     }

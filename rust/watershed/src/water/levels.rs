@@ -90,8 +90,9 @@ impl ReachFlow {
     }
 }
 
-/// Counts for reports and the water tests.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Counts for reports and the water tests. Its serde form is the one schema of these names:
+/// `WaterTable.water_stats()`'s keys, `report.json`'s `water` and the probes' reads.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct WaterStats {
     /// Places where water stands more than 0.5 m above the dry ground beside it.
     pub bank_mismatches: usize,

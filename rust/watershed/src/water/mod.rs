@@ -5,6 +5,7 @@
 pub mod boat;
 pub mod fit;
 pub mod heightmap;
+pub mod heightmap_params;
 pub mod hull;
 pub mod levels;
 pub mod mills;
