@@ -82,29 +82,28 @@ mod stopwatch;
 pub mod testkit;
 mod water;
 
-pub use carve::terrain::Terrain;
-pub use carve::{
-    nearer_bed_wins, profile_at, Carve, CarveParams, CarveStats, Reach, ReachEnd, ReachId, BANK_MARGIN_M,
-    BANK_SPACING_M, BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M,
-    SILL_DEPTH_M, SILL_SLOPE,
+// 1. settings: worlds.json, strictly
+pub use settings::{
+    inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec, KeyValue,
+    LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
 };
-pub use checks::budget::{
-    available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
-    estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,
-    GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
-};
-pub use checks::digest::{
-    digest_directions, digest_f64, scatter_digest, scatter_digest_chunks, water_digest, world_digests,
-    WorldDigests, DIGEST_SAMPLES,
-};
-pub use checks::figures::{Figures, LatLonDeg};
-pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
-pub use checks::stats::{carve_stats, river_sample_points, teleport_check, water_stats};
+
+// 2. ground: heights on the sphere and on grids
+pub use ground::grid::Grid;
+pub use ground::height::PlanetHeight;
+pub use ground::lattice::FibonacciLattice;
+pub use ground::region::sample_region;
+pub use ground::surface::{GridSurface, PlanetSurface, Surface};
+pub use ground::topology::{NodeId, Topology};
+
+// 3. drainage: where every point drains
 pub use drainage::grid::{drain_grid, drain_grid_handing_over, GridOptions};
 pub use drainage::{
     route, solve, solve_cancellable, solve_handing_over, solve_with_surfaces, Drainage, DrainageParams,
     DrainageStats, FloodSurfaces, HandOver, Lake, NodeKind, Outlet, Routing, Settled,
 };
+
+// 4. erosion: the ground worked by water
 pub use erosion::droplets::{erode_droplets, Droplets};
 pub use erosion::planet::{erode_planet, PlanetErosion, PEAK_UPLIFT_M_PER_YR, START_RELIEF};
 pub use erosion::sediment::{settle, SETTLED_FALL_M};
@@ -112,33 +111,53 @@ pub use erosion::stream_power::{erode_stream_power, StreamPower, Tectonics, STEP
 pub use erosion::water_sediment::{erode_water_sediment, WaterSediment};
 pub use erosion::worked::WorkedGround;
 pub use erosion::{ErosionReport, FrameSink};
-pub use glam::DVec3;
-pub use ground::grid::Grid;
-pub use ground::height::PlanetHeight;
-pub use ground::lattice::FibonacciLattice;
-pub use ground::region::sample_region;
-pub use ground::surface::{GridSurface, PlanetSurface, Surface};
-pub use ground::topology::{NodeId, Topology};
-pub use life::biome::{
-    altitude, beach_band_m, biome_at, conditions_at, node_slope_deg, Biome, Biomes, Conditions, BIOMES,
+
+// 5. carve: channels, and the terrain they make
+pub use carve::terrain::Terrain;
+pub use carve::{
+    Carve, CarveParams, CarveStats, Reach, ReachEnd, ReachId, BANK_MARGIN_M, BANK_SPACING_M, BED_STEP_M,
+    FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
 };
-pub use life::climate::{temperature_c, upwind, Climate};
-pub use life::places::{down_the_river, Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, DOWNSTREAM_M};
-pub use life::scatter::{density, Instance, Scatter, ScatterKind, ScatterRules};
-pub use life::sites::{footprint_slope_deg, in_sight, Site, SiteRules, Sites, Spawn};
+
+// 6. water: levels, the world's water, floating bodies, heightmap worlds
+pub use water::boat::{Boat, BoatState, Drift};
+pub use water::fit::{fit_to_ground, FitReport};
+pub use water::heightmap::{
+    check_finite, check_heightmap, Cover, HeightmapStats, HeightmapWorld, MIN_HEIGHTMAP_SIDE,
+    SHORE_MISMATCH_M, WATER_STEP_M,
+};
+pub use water::heightmap_params::{
+    heightmap_key, HeightmapKey, HeightmapKind, HeightmapParams, HeightmapRange, HeightmapValue,
+    HEIGHTMAP_KEYS,
+};
+pub use water::hull::{Hull, WATER_DENSITY};
+pub use water::levels::{
+    Body, ReachFlow, Water, WaterLevels, WaterParams, WaterStats, BASE_RUNOFF_M_S, LAKE_BLEND_M,
+    SEA_CLEARANCE_M,
+};
+pub use water::mills::Mills;
+pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
+pub use water::world::{World, WorldWater};
+
+// 7. life: climate, biomes, sites, places, scatter
+pub use life::biome::{altitude, biome_at, Biome, Biomes, Conditions, BIOMES};
+pub use life::climate::{temperature_c, Climate};
+pub use life::places::{Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, DOWNSTREAM_M};
+pub use life::scatter::{Instance, Scatter, ScatterKind, ScatterRules};
+pub use life::sites::{Site, SiteRules, Sites, Spawn};
 pub use life::Life;
-pub use math::cube::{select_chunks, ChunkKey};
-pub use math::rng::SplitMix64;
-pub use math::sphere::{
-    checked_unit, direction, fibonacci, lat_lon_rad, random_directions, ray_sphere, unit,
-};
+
+// 8. pipeline: how a world is made
+pub use pipeline::{drainage_params, FrameStage, GroundFrame, GroundSink, Pipeline};
+
+// 9. output: meshes, voxels, pictures, streaming, files
 pub use output::chunks::ChunkStreamer;
 pub use output::grid_maps::{
-    control_word, hterrain_side, resample_bilinear, resample_nearest, GridMaps, Layer, BANK_CUT_M, FOAM_FALL,
-    FOAM_SPEED_M_S, HTERRAIN_SIDES, ROCK_SLOPE_DEG, SHORE_FOAM,
+    control_word, hterrain_side, GridMaps, Layer, BANK_CUT_M, FOAM_FALL, FOAM_SPEED_M_S, HTERRAIN_SIDES,
+    ROCK_SLOPE_DEG, SHORE_FOAM,
 };
 pub use output::grid_mesh::{grid_mesh, ground_mesh, splat_color, water_mesh, LAYER_COLORS, WATER_COLORS};
-pub use output::look::{ground_color, to_rgb8, under_sea, water_color, Color};
+pub use output::look::{ground_color, to_rgb8, under_sea, Color};
 pub use output::mesh::{reach_water_mesh, sea_depth_map, water_chunk_mesh, MeshArrays, MAX_DEPTH_MAP_WIDTH};
 pub use output::npy::{
     read_array2, read_array2_from, write as write_npy, write_to as write_npy_to, Array2, NpyElement, NpyError,
@@ -154,26 +173,25 @@ pub use output::voxel::{
     encode_sdf, fill_natural_block, Block, BlockFill, ReachVolume, SdfDepth, VoxelError, MAX_BLOCK_LOD,
     MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
 };
-pub use pipeline::{drainage_params, FrameStage, GroundFrame, GroundSink, Pipeline};
-pub use settings::{
-    closest_key, inspector_markdown, keys_markdown, ConfigError, ConfigErrors, KeyGroup, KeyKind, KeySpec,
-    KeyValue, LatLon, Look, LookFamily, Rgb, Rule, WorldCatalog, WorldSettings, KEYS,
+
+// 10. checks: invariants, figures, digests, budgets
+pub use checks::budget::{
+    available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
+    estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,
+    GRID_BYTES_PER_CELL, SOLVE_BYTES_PER_BED_PIECE, SOLVE_BYTES_PER_NODE,
 };
-pub use water::boat::{Boat, BoatState, Drift};
-pub use water::fit::{fit_to_ground, FitReport};
-pub use water::heightmap::{
-    check_finite, check_heightmap, Cover, HeightmapStats, HeightmapWorld, MIN_HEIGHTMAP_SIDE,
-    SHORE_MISMATCH_M, WATER_STEP_M,
+pub use checks::digest::{
+    digest_f64, scatter_digest, scatter_digest_chunks, water_digest, world_digests, WorldDigests,
+    DIGEST_SAMPLES,
 };
-pub use water::heightmap_params::{
-    heightmap_key, HeightmapKey, HeightmapKind, HeightmapParams, HeightmapRange, HeightmapValue,
-    HEIGHTMAP_KEYS,
+pub use checks::figures::{Figures, LatLonDeg};
+pub use checks::probe::{config_probe, world_probes, ProbeLine, Verdict};
+pub use checks::stats::{carve_stats, river_sample_points, teleport_check, water_stats};
+
+// Shared: directions on the sphere, chunks, the seeded generator
+pub use glam::DVec3;
+pub use math::cube::{select_chunks, ChunkKey};
+pub use math::rng::SplitMix64;
+pub use math::sphere::{
+    checked_unit, direction, fibonacci, lat_lon_rad, random_directions, ray_sphere, unit,
 };
-pub use water::hull::{Hull, WATER_DENSITY};
-pub use water::levels::{
-    reach_contribution, Body, ReachFlow, Water, WaterLevels, WaterParams, WaterStats, BASE_RUNOFF_M_S,
-    LAKE_BLEND_M, SEA_CLEARANCE_M,
-};
-pub use water::mills::Mills;
-pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
-pub use water::world::{World, WorldWater};

@@ -9,7 +9,6 @@ mod read;
 mod strict;
 
 pub use keys::{inspector_markdown, keys_markdown, KeyGroup, KeyKind, KeySpec, KeyValue, Rule, KEYS};
-pub use read::closest_key;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
