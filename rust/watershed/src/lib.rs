@@ -24,24 +24,26 @@
 //!    terrain alone; [`SeaState`]: the Gerstner trains, the storm crest and the shader
 //!    uniforms. [`World`] is a terrain and its water table; its questions go through small
 //!    views: [`World::water`] ([`WorldWater`]: level, depth, flow, submersion, in batches
-//!    too) and [`World::mills`] ([`Mills`]). Floating bodies have their own modules:
-//!    [`Hull`] (buoyancy and drag) and [`Boat`].
-//! 7. **`life/`** — what lives on the solved world, read from it and never written back:
+//!    too) and [`World::mills`] ([`Mills`]). [`HeightmapWorld`] is the same pipeline on a
+//!    heightmap, tuned by [`HeightmapParams`] ([`HEIGHTMAP_KEYS`]).
+//! 7. **`floating/`** — bodies on the water: [`Hull`] (buoyancy and drag from the live
+//!    water) and [`Boat`] (a boat let go on a river, and its drift).
+//! 8. **`life/`** — what lives on the solved world, read from it and never written back:
 //!    [`Climate`] (temperature from latitude, altitude and the climate bias; moisture from
 //!    the water nearby and rain shadows), [`Biome`]s, [`Sites`] (the village, hamlets, the
 //!    mill and the spawn), [`Places`] (the named places around them), [`Scatter`] (trees and
 //!    rocks per chunk).
-//! 8. **`pipeline/`** — [`Pipeline`]: how a world is made, stages 1–7 in the order the
+//! 9. **`pipeline/`** — [`Pipeline`]: how a world is made, stages 1–6 and 8 in the order the
 //!    water flows, in one file, with progress, cancellation and the ground shown as erosion
 //!    works it; [`drainage_params`] is the one place the storm crest reaches the drainage;
 //!    [`World::build`] is the plain call.
-//! 9. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
-//!    [`Terrain::chunk_mesh`]), river water surfaces ([`reach_water_mesh`]), voxel blocks
-//!    ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
-//!    the water table), lines over the water for an editor ([`Overlay`]), streaming
-//!    ([`ReachStreamer`] for reaches, [`ChunkStreamer`] for chunks), `.npy` files
-//!    ([`read_array2`], [`write_npy`]).
-//! 10. **`checks/`** — invariants and counts ([`water_stats`], [`carve_stats`],
+//! 10. **`output/`** — terrain chunks on a cube-sphere ([`select_chunks`],
+//!     [`Terrain::chunk_mesh`]), river water surfaces ([`reach_water_mesh`]), voxel blocks
+//!     ([`Block`]), colour rules ([`ground_color`]), pictures ([`render_map`] — water from
+//!     the water table), lines over the water for an editor ([`Overlay`]), streaming
+//!     ([`ReachStreamer`] for reaches, [`ChunkStreamer`] for chunks), `.npy` files
+//!     ([`read_array2`], [`write_npy`]).
+//! 11. **`checks/`** — invariants and counts ([`water_stats`], [`carve_stats`],
 //!     [`teleport_check`], [`world_probes`]), the headline [`Figures`], SHA-256 over raw
 //!     IEEE bytes ([`world_digests`], [`Terrain::network_digest`]), and what a solve will
 //!     cost before it runs ([`estimate_solve`], [`check_solve_memory`], from the stages'
@@ -72,6 +74,7 @@ mod carve;
 mod checks;
 mod drainage;
 mod erosion;
+mod floating;
 mod ground;
 mod life;
 mod math;
@@ -119,8 +122,7 @@ pub use carve::{
     FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
 };
 
-// 6. water: levels, the world's water, floating bodies, heightmap worlds
-pub use water::boat::{Boat, BoatState, Drift};
+// 6. water: levels, the world's water, heightmap worlds
 pub use water::fit::{fit_to_ground, FitReport};
 pub use water::heightmap::{
     check_finite, check_heightmap, Cover, HeightmapStats, HeightmapWorld, MIN_HEIGHTMAP_SIDE,
@@ -130,7 +132,6 @@ pub use water::heightmap_params::{
     heightmap_key, HeightmapKey, HeightmapKind, HeightmapParams, HeightmapRange, HeightmapValue,
     HEIGHTMAP_KEYS,
 };
-pub use water::hull::{Hull, WATER_DENSITY};
 pub use water::levels::{
     Body, ReachFlow, Water, WaterLevels, WaterParams, WaterStats, BASE_RUNOFF_M_S, LAKE_BLEND_M,
     SEA_CLEARANCE_M,
@@ -139,7 +140,11 @@ pub use water::mills::Mills;
 pub use water::waves::{SeaState, WaveTrain, GRAVITY_M_S2, STORM_FACTOR};
 pub use water::world::{World, WorldWater};
 
-// 7. life: climate, biomes, sites, places, scatter
+// 7. floating: bodies on the water
+pub use floating::boat::{Boat, BoatState, Drift};
+pub use floating::hull::{Hull, WATER_DENSITY};
+
+// 8. life: climate, biomes, sites, places, scatter
 pub use life::biome::{altitude, biome_at, Biome, Biomes, Conditions, BIOMES};
 pub use life::climate::{temperature_c, Climate};
 pub use life::places::{Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, DOWNSTREAM_M};
@@ -147,10 +152,10 @@ pub use life::scatter::{Instance, Scatter, ScatterKind, ScatterRules};
 pub use life::sites::{Site, SiteRules, Sites, Spawn};
 pub use life::Life;
 
-// 8. pipeline: how a world is made
+// 9. pipeline: how a world is made
 pub use pipeline::{drainage_params, FrameStage, GroundFrame, GroundSink, Pipeline};
 
-// 9. output: meshes, voxels, pictures, streaming, files
+// 10. output: meshes, voxels, pictures, streaming, files
 pub use output::chunks::ChunkStreamer;
 pub use output::grid_maps::{
     control_word, hterrain_side, GridMaps, Layer, BANK_CUT_M, FOAM_FALL, FOAM_SPEED_M_S, HTERRAIN_SIDES,
@@ -174,7 +179,7 @@ pub use output::voxel::{
     MAX_BLOCK_SIDE, SDF_16_BIT_SCALE,
 };
 
-// 10. checks: invariants, figures, digests, budgets
+// 11. checks: invariants, figures, digests, budgets
 pub use checks::budget::{
     available_memory_bytes, check_grid_memory, check_solve_memory, check_solve_memory_with, estimate_solve,
     estimated_grid_bytes, estimated_solve_bytes, human_bytes, SolveEstimate, SolveMemoryError,

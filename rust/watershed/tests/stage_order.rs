@@ -17,6 +17,7 @@ const STAGES: &[&str] = &[
     "erosion",
     "carve",
     "water",
+    "floating",
     "life",
     "pipeline",
     "output",

@@ -7,12 +7,12 @@
 use crate::checks::digest::world_digests;
 use crate::checks::stats::{river_sample_points, teleport_check, water_stats};
 use crate::drainage::NodeKind;
+use crate::floating::boat::Boat;
+use crate::floating::hull::Hull;
 use crate::life::sites::{SiteRules, Sites};
 use crate::math::sphere;
 use crate::output::voxel::{encode_sdf, Block, BlockFill, SdfDepth};
 use crate::settings::{WorldCatalog, WorldSettings};
-use crate::water::boat::Boat;
-use crate::water::hull::Hull;
 use crate::water::levels::Body;
 use crate::water::waves::GRAVITY_M_S2 as GRAVITY;
 use crate::water::world::World;

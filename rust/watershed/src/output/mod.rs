@@ -1,4 +1,4 @@
-//! Stage 6, output: what the world is turned into for eyes and engines — colour rules
+//! Stage 10, output: what the world is turned into for eyes and engines — colour rules
 //! (`look`), terrain and water meshes (`mesh`), voxel blocks (`voxel`), pictures (`render`,
 //! `section`), lines over the rivers and lakes for an editor (`overlay`), reach and chunk
 //! streaming (`stream`, `chunks`) and `.npy` files (`npy`).

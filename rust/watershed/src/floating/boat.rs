@@ -2,8 +2,8 @@
 //! by the water's own flow, stepped with a fixed-step integrator; and a drift down a river
 //! from its source, to test that the water carries a boat where it drains.
 
+use crate::floating::hull::Hull;
 use crate::math::sphere;
-use crate::water::hull::Hull;
 use crate::water::levels::Body;
 use crate::water::waves::GRAVITY_M_S2 as GRAVITY;
 use crate::water::world::World;
@@ -45,7 +45,7 @@ impl Boat {
     /// How deep the boat floats on still water, metres: where the water it displaces
     /// weighs what it does.
     pub fn displacement_depth_m(&self) -> f64 {
-        self.mass_kg / (crate::water::hull::WATER_DENSITY * self.size_m.x * self.size_m.z)
+        self.mass_kg / (crate::floating::hull::WATER_DENSITY * self.size_m.x * self.size_m.z)
     }
 }
 
