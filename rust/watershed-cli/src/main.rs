@@ -50,6 +50,10 @@ struct WorldArg {
     world: String,
     #[command(flatten)]
     file: WorldsFile,
+    /// Solve the world on this many lattice nodes instead of its own `lattice_nodes` (the
+    /// same planet at another size, without editing the worlds file; the key's range holds).
+    #[arg(long)]
+    lattice_nodes: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -322,7 +326,7 @@ fn main() -> ExitCode {
                     match (dem, world) {
                         (Some(dem), _) => erode::dem(&dem, height_range, cell_m, sea_level, &run, &out),
                         (None, Some(name)) => memory
-                            .load(&WorldArg { world: name, file })
+                            .load(&WorldArg { world: name, file, lattice_nodes: None })
                             .and_then(|w| erode::world(&w, &run, &out)),
                         (None, None) => Err("give --dem FILE or --world NAME".into()),
                     }
@@ -333,14 +337,14 @@ fn main() -> ExitCode {
             let options = grid_world::Options { knobs, erosion, seed };
             let source = match (dem, world, region) {
                 (Some(path), _, _) => Ok(grid_world::Source::Dem { path, height_range }),
-                (None, Some(name), Some((lat, lon, size_m))) => {
-                    memory.load(&WorldArg { world: name, file }).map(|w| grid_world::Source::Region {
+                (None, Some(name), Some((lat, lon, size_m))) => memory
+                    .load(&WorldArg { world: name, file, lattice_nodes: None })
+                    .map(|w| grid_world::Source::Region {
                         world: Box::new(w),
                         lat_lon: (lat, lon),
                         size_m,
                         cells: size as usize,
-                    })
-                }
+                    }),
                 _ => Err("give --dem FILE, or --world NAME with --region LAT,LON,SIZE_M".into()),
             };
             source.and_then(|s| grid_world::run(&s, &options, &out, memory.0))
@@ -447,7 +451,14 @@ struct Memory(Option<u64>);
 impl Memory {
     /// [`load_world`], then refuses a world whose solve would not fit in memory.
     fn load(self, pick: &WorldArg) -> Result<WorldSettings, String> {
-        let world = load_world(&pick.file.worlds, &pick.world)?;
+        let mut world = load_world(&pick.file.worlds, &pick.world)?;
+        if let Some(nodes) = pick.lattice_nodes {
+            world.lattice_nodes = nodes;
+            let errors = world.validate();
+            if let Some(first) = errors.first() {
+                return Err(format!("--lattice-nodes {nodes}: {}", first.message));
+            }
+        }
         watershed::check_solve_memory_with(&world, self.0).map_err(|e| e.to_string())?;
         Ok(world)
     }

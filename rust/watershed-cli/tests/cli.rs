@@ -215,6 +215,22 @@ fn export_writes_the_sphere_solve() {
     assert!(String::from_utf8_lossy(&positions[..128]).contains("'shape': (20000, 3)"));
 }
 
+#[test]
+fn lattice_nodes_solves_a_world_at_another_size_within_the_keys_range() {
+    let dir = scratch("lattice-nodes");
+    let args =
+        ["export", "--world", "pebble", "--lattice-nodes", "3000", "--out", dir.to_str().expect("utf-8")];
+    let out = watershed(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let positions = std::fs::read(dir.join("positions.npy")).expect("positions");
+    assert!(String::from_utf8_lossy(&positions[..128]).contains("'shape': (3000, 3)"));
+
+    let out = watershed(&["digest", "--world", "pebble", "--lattice-nodes", "5"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.trim(), "error: --lattice-nodes 5: lattice_nodes must be within 1000..=16000000, got 5");
+}
+
 /// A 48 x 48 tilted, rippled heightmap with a pit, in metres.
 fn ripples() -> Vec<f64> {
     (0..48 * 48)
