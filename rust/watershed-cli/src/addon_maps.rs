@@ -3,7 +3,7 @@
 //! ground layers and what a water shader needs (level, mask, flow, foam); `import.json`
 //! says what each file is.
 
-use crate::dem::{exr_bytes, exr_channels, r16_bytes, r32_bytes};
+use crate::dem::{exr_bytes, exr_channels, r16_bytes_over};
 use exr::prelude::Encoding;
 use std::path::Path;
 use watershed::{hterrain_side, GridMaps, Layer};
@@ -12,8 +12,9 @@ use watershed::{hterrain_side, GridMaps, Layer};
 const LAYERS: [(Layer, &str); 4] =
     [(Layer::Bed, "bed"), (Layer::Bank, "bank"), (Layer::Grass, "grass"), (Layer::Rock, "rock")];
 
-/// Writes `maps` for Terrain3D into `dir` (created): heights as 32-bit float EXR and R16,
-/// the control map, the splat map and the water maps.
+/// Writes `maps` for Terrain3D into `dir` (created): heights as 32-bit float EXR and
+/// `heights.r16` (what `Terrain3DUtil.load_image` reads with a range and a size), the
+/// control map, the splat map and the water maps.
 ///
 /// # Errors
 /// A file that cannot be written, naming it.
@@ -26,12 +27,13 @@ pub fn write_terrain3d(maps: &GridMaps, dir: &Path) -> Result<(), String> {
         "control.exr",
         &exr_channels(maps.rows, maps.cols, vec![("R", control)], Encoding::SMALL_LOSSLESS)?,
     )?;
-    let range = write_common(maps, dir)?;
+    let range = write_common(maps, dir, "heights.r16")?;
     let import = serde_json::json!({
         "for": "Terrain3D",
         "size": [maps.cols, maps.rows],
         "vertex_spacing_m": maps.cell_m,
-        "heights": {"exr": "heights.exr", "r16": "heights.r16", "min_m": range.0, "max_m": range.1},
+        "heights": {"exr": "heights.exr", "r16": "heights.r16", "r16_range": "heights.r16.json",
+                    "bit_depth": 16, "big_endian": false, "min_m": range.0, "max_m": range.1},
         "control": "control.exr",
         "texture_ids": texture_ids(),
         "water": water_files(),
@@ -40,8 +42,10 @@ pub fn write_terrain3d(maps: &GridMaps, dir: &Path) -> Result<(), String> {
 }
 
 /// Writes `maps`, resampled to the nearest HTerrain side, into `dir` (created): heights as
-/// R16, R32 and EXR, the splat map and the water maps. Returns the side, or `None` (and
-/// writes nothing) when the map is not square.
+/// 32-bit float EXR and as `heights.raw`, 16-bit little-endian (HTerrain's importer takes
+/// RAW only by that extension, and reads 32-bit RAW as unsigned integers, not floats, so
+/// there is no 32-bit RAW), the splat map and the water maps. Returns the side, or `None`
+/// (and writes nothing) when the map is not square.
 ///
 /// # Errors
 /// A file that cannot be written, naming it.
@@ -53,14 +57,13 @@ pub fn write_hterrain(maps: &GridMaps, dir: &Path) -> Result<Option<usize>, Stri
         return Ok(None);
     };
     create(dir)?;
-    write(dir, "heights.r32", &r32_bytes(&maps.heights))?;
-    let range = write_common(&maps, dir)?;
+    let range = write_common(&maps, dir, "heights.raw")?;
     let import = serde_json::json!({
         "for": "HTerrain",
         "size": side,
         "cell_m": maps.cell_m,
-        "heights": {"r16": "heights.r16", "r32": "heights.r32", "exr": "heights.exr",
-                    "min_m": range.0, "max_m": range.1},
+        "heights": {"exr": "heights.exr", "raw": "heights.raw", "raw_range": "heights.raw.json",
+                    "bit_depth": 16, "big_endian": false, "min_m": range.0, "max_m": range.1},
         "splat": "splat.png",
         "texture_ids": texture_ids(),
         "water": water_files(),
@@ -69,14 +72,16 @@ pub fn write_hterrain(maps: &GridMaps, dir: &Path) -> Result<Option<usize>, Stri
     Ok(Some(side))
 }
 
-/// The files both add-ons get; returns the metres R16's 0 and 65535 stand for.
-fn write_common(maps: &GridMaps, dir: &Path) -> Result<(f64, f64), String> {
+/// The files both add-ons get, the 16-bit heights named `raw` and their range `raw`.json;
+/// returns the metres the 16-bit 0 and 65535 stand for.
+fn write_common(maps: &GridMaps, dir: &Path, raw: &str) -> Result<(f64, f64), String> {
     let (rows, cols) = (maps.rows, maps.cols);
     write(dir, "heights.exr", &exr_bytes(rows, cols, &maps.heights)?)?;
-    let (r16, (lo, hi)) = r16_bytes(&maps.heights);
-    write(dir, "heights.r16", &r16)?;
-    let range = serde_json::json!({"rows": rows, "cols": cols, "min_m": lo, "max_m": hi});
-    write(dir, "heights.r16.json", range.to_string().as_bytes())?;
+    let (lo, hi) = centimetre_range(&maps.heights);
+    write(dir, raw, &r16_bytes_over(&maps.heights, (lo, hi)))?;
+    let range = serde_json::json!({"rows": rows, "cols": cols, "min_m": lo, "max_m": hi,
+                                   "bit_depth": 16, "big_endian": false});
+    write(dir, &format!("{raw}.json"), range.to_string().as_bytes())?;
     write(dir, "splat.png", &png(cols, rows, png::ColorType::Rgba, &maps.splat.concat())?)?;
     write(dir, "water_level.exr", &exr_bytes(rows, cols, &maps.water_level)?)?;
     write(dir, "water_mask.png", &png(cols, rows, png::ColorType::Rgba, &maps.water_mask.concat())?)?;
@@ -85,6 +90,20 @@ fn write_common(maps: &GridMaps, dir: &Path) -> Result<(f64, f64), String> {
     write(dir, "flow.exr", &exr_channels(rows, cols, flow, Encoding::SMALL_LOSSLESS)?)?;
     write(dir, "foam.png", &png(cols, rows, png::ColorType::Grayscale, &maps.foam)?)?;
     Ok((lo, hi))
+}
+
+/// The lowest and highest of `heights` rounded outwards to whole centimetres: the 16-bit
+/// range, so that it can be typed into the importers' dialogs as it is (HTerrain's rounds its
+/// minimum and maximum heights to 0.01).
+fn centimetre_range(heights: &[f32]) -> (f64, f64) {
+    let (lo, hi) = heights
+        .iter()
+        .map(|&h| f64::from(h))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), h| (lo.min(h), hi.max(h)));
+    if lo > hi {
+        return (0.0, 0.0);
+    }
+    ((lo * 100.0).floor() / 100.0, (hi * 100.0).ceil() / 100.0)
 }
 
 /// The texture id of each ground layer, by name.
@@ -183,9 +202,11 @@ mod tests {
             let got = &flow.iter().find(|c| c.0 == *name).expect("channel").1;
             assert_eq!(*got, maps.flow.iter().map(|f| f[k]).collect::<Vec<_>>(), "{name}");
         }
+        assert!(!dir.join("heights.raw").exists() && !dir.join("heights.r32").exists());
         let range: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("heights.r16.json")).expect("json"))
                 .expect("json");
+        assert_eq!(range["bit_depth"], 16);
         let (lo, hi) = (range["min_m"].as_f64().expect("min"), range["max_m"].as_f64().expect("max"));
         let r16 = read_dem(
             &dir.join("heights.r16"),
@@ -210,18 +231,60 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// HTerrain gets a side of 2ⁿ + 1; R32 reads back in f32, and a map of the right side
-    /// is written as it is.
+    /// The 16-bit range is the heights' own, widened to whole centimetres.
+    #[test]
+    fn the_16_bit_range_is_whole_centimetres() {
+        assert_eq!(centimetre_range(&[-103.039_09, 12.0, 470.201_6]), (-103.04, 470.21));
+        assert_eq!(centimetre_range(&[5.0, 5.0]), (5.0, 5.0));
+        assert_eq!(centimetre_range(&[]), (0.0, 0.0));
+    }
+
+    /// HTerrain gets a side of 2ⁿ + 1 and the files its importer takes as they are: the
+    /// 16-bit heights as `heights.raw` (within half a step of the range in
+    /// `heights.raw.json`), the EXR in f32, no `.r16` and no 32-bit RAW (HTerrain would read
+    /// its floats as integers); a map of the right side is written as it is.
     #[test]
     fn hterrain_files_are_resampled_and_round_trip() {
         let maps = sample_maps(513);
         let dir = scratch("hterrain");
         assert_eq!(write_hterrain(&maps, &dir).expect("write"), Some(513));
-        let r32 =
-            read_dem(&dir.join("heights.r32"), &std::fs::read(dir.join("heights.r32")).expect("r32"), None)
-                .expect("r32");
-        assert_eq!((r32.rows, r32.cols), (513, 513));
-        assert_eq!(r32.data, maps.heights.iter().map(|&h| f64::from(h)).collect::<Vec<_>>());
+        for absent in ["heights.r16", "heights.r16.json", "heights.r32"] {
+            assert!(!dir.join(absent).exists(), "{absent} written for HTerrain");
+        }
+        let range: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("heights.raw.json")).expect("json"))
+                .expect("json");
+        assert_eq!((range["rows"].as_u64(), range["cols"].as_u64()), (Some(513), Some(513)));
+        assert_eq!((range["bit_depth"].as_u64(), range["big_endian"].as_bool()), (Some(16), Some(false)));
+        let (lo, hi) = (range["min_m"].as_f64().expect("min"), range["max_m"].as_f64().expect("max"));
+        let bytes = std::fs::read(dir.join("heights.raw")).expect("raw");
+        assert_eq!(bytes.len(), 513 * 513 * 2, "16 bits a cell, no header");
+        // Decoded as HTerrain's importer does: little-endian u16 / 65535 over min..max.
+        let step = (hi - lo) / 65535.0;
+        assert!(bytes.chunks_exact(2).zip(&maps.heights).all(|(b, &h)| {
+            let back = lo + (hi - lo) * f64::from(u16::from_le_bytes([b[0], b[1]])) / 65535.0;
+            (back - f64::from(h)).abs() <= step / 2.0 + 1e-9
+        }));
+        let exr = channels(&dir.join("heights.exr"));
+        assert_eq!(exr[0].1, maps.heights);
+        let import: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("import.json")).expect("json"))
+                .expect("json");
+        assert_eq!(import["heights"]["raw"], "heights.raw");
+        assert_eq!(import["heights"]["bit_depth"], 16);
+        assert_eq!(import["heights"]["min_m"], lo);
+        // Whole centimetres, as HTerrain's dialog takes them, and no tighter than the heights.
+        assert!(
+            [lo, hi].iter().all(|v| format!("{v}").split('.').nth(1).is_none_or(|d| d.len() <= 2)),
+            "{lo} {hi}"
+        );
+        let (min, max) = maps.heights.iter().fold((f32::MAX, f32::MIN), |(a, b), &h| (a.min(h), b.max(h)));
+        assert!(
+            lo <= f64::from(min)
+                && f64::from(min) - lo < 0.01
+                && hi >= f64::from(max)
+                && hi - f64::from(max) < 0.01
+        );
         let _ = std::fs::remove_dir_all(&dir);
         let small = sample_maps(40);
         assert_eq!(write_hterrain(&small, &dir).expect("write"), Some(513));

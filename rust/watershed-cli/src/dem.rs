@@ -195,13 +195,21 @@ pub fn exr_channels(
 /// `values` as raw R16 (little-endian, 0..=65535 from the lowest to the highest value) and
 /// the metres 0 and 65535 stand for.
 pub fn r16_bytes<T: Copy + Into<f64>>(values: &[T]) -> (Vec<u8>, (f64, f64)) {
-    let values = || values.iter().map(|&v| v.into());
-    let (lo, hi) = values().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let range = values
+        .iter()
+        .map(|&v| v.into())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    (r16_bytes_over(values, range), range)
+}
+
+/// `values` as raw R16 (little-endian) with 0 and 65535 at `lo` and `hi` (values outside
+/// are clamped).
+pub fn r16_bytes_over<T: Copy + Into<f64>>(values: &[T], (lo, hi): (f64, f64)) -> Vec<u8> {
     let span = (hi - lo).max(f64::MIN_POSITIVE);
-    let bytes = values()
-        .flat_map(|v| (((v - lo) / span * 65535.0).round().clamp(0.0, 65535.0) as u16).to_le_bytes())
-        .collect();
-    (bytes, (lo, hi))
+    values
+        .iter()
+        .flat_map(|&v| (((v.into() - lo) / span * 65535.0).round().clamp(0.0, 65535.0) as u16).to_le_bytes())
+        .collect()
 }
 
 /// The first layer of an EXR, every channel, full resolution.
@@ -216,8 +224,9 @@ fn first_layer(bytes: &[u8]) -> Result<Image<Layer<AnyChannels<FlatSamples>>>, S
         .map_err(|e| format!("not a readable EXR: {e}"))
 }
 
-/// `values` as raw R32 (32-bit float little-endian, metres).
-pub fn r32_bytes<T: Copy + Into<f64>>(values: &[T]) -> Vec<u8> {
+/// `values` as raw R32 (32-bit float little-endian, metres), which `--dem` reads.
+#[cfg(test)]
+pub(crate) fn r32_bytes<T: Copy + Into<f64>>(values: &[T]) -> Vec<u8> {
     values.iter().flat_map(|&v| (v.into() as f32).to_le_bytes()).collect()
 }
 

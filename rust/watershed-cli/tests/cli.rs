@@ -136,12 +136,23 @@ fn grid_world_writes_its_maps_and_report_and_nothing_on_bad_input() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let pictures = ["report.json", "ground.npy", "level.npy", "cover.npy", "relief.png", "accumulation.png"];
-    let both = ["heights.exr", "heights.r16", "heights.r16.json", "splat.png", "water_level.exr"];
+    let both = ["heights.exr", "splat.png", "water_level.exr"];
     let water = ["water_mask.png", "flow.exr", "foam.png", "import.json"];
-    let terrain3d = both.iter().chain(&water).chain(&["control.exr"]).map(|n| format!("terrain3d/{n}"));
-    let hterrain = both.iter().chain(&water).chain(&["heights.r32"]).map(|n| format!("hterrain/{n}"));
+    let terrain3d = both
+        .iter()
+        .chain(&water)
+        .chain(&["control.exr", "heights.r16", "heights.r16.json"])
+        .map(|n| format!("terrain3d/{n}"));
+    let hterrain = both
+        .iter()
+        .chain(&water)
+        .chain(&["heights.raw", "heights.raw.json"])
+        .map(|n| format!("hterrain/{n}"));
     for name in pictures.into_iter().map(String::from).chain(terrain3d).chain(hterrain) {
         assert!(out_dir.join(&name).is_file(), "{name} missing");
+    }
+    for name in ["hterrain/heights.r16", "hterrain/heights.r32", "terrain3d/heights.raw"] {
+        assert!(!out_dir.join(name).exists(), "{name} written");
     }
     let ground = read_array2(&std::fs::read(out_dir.join("ground.npy")).expect("ground")).expect("npy");
     assert_eq!((ground.rows, ground.cols), (32, 32));
