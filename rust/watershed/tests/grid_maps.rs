@@ -128,6 +128,22 @@ fn the_main_river_runs_from_its_source_to_its_mouth() {
         .iter()
         .zip(&d.kind)
         .all(|(&c, &k)| k != watershed::NodeKind::River || c <= d.catchment_m2[mouth]));
+    // No water course that reaches the mouth is longer, counted in cells along its way.
+    let width = world.grid.width;
+    let water = |i: usize| matches!(d.kind[i], watershed::NodeKind::River | watershed::NodeKind::Lake);
+    let course = |mut i: usize| {
+        let mut cells = 0.0;
+        while i != mouth {
+            let r = d.receivers[i].receiver().map(|r| r.index()).filter(|&r| water(r))?;
+            let (dr, dc) = ((i / width) as f64 - (r / width) as f64, (i % width) as f64 - (r % width) as f64);
+            cells += dr.hypot(dc);
+            i = r;
+        }
+        Some(cells)
+    };
+    let main = course(path[0]).expect("the main river reaches its mouth");
+    let longest = (0..world.grid.len()).filter(|&i| water(i)).filter_map(course).fold(0.0, f64::max);
+    assert_eq!(main, longest, "the main river is the longest course to its mouth");
 }
 
 #[test]

@@ -277,13 +277,15 @@ impl HeightmapWorld {
         mean_flow(&self.carve.reaches, &self.water.reach_flows, ids, p, 1.0, along)
     }
 
-    /// The main river's cells from its source to its mouth: down from the river cell with
-    /// the largest catchment, up through the tributary with the largest catchment at every
-    /// confluence (the lower index among equals). Empty without rivers.
+    /// The main river's cells from its source to its mouth: the longest water course of the
+    /// largest basin. Its mouth is the river or lake cell with the largest catchment (where
+    /// the largest basin's water leaves the map, meets the sea or ends); from there it goes
+    /// up, through rivers and lakes alike, the donor whose longest course above it is the
+    /// longest (the lower index among equals). Empty without rivers or lakes.
     pub fn main_river(&self) -> Vec<usize> {
         let d = &self.drainage;
-        let river = |i: usize| d.kind[i] == NodeKind::River;
-        let Some(mouth) = (0..self.grid.len()).filter(|&i| river(i)).reduce(|a, b| {
+        let water = |i: usize| matches!(d.kind[i], NodeKind::River | NodeKind::Lake);
+        let Some(mouth) = (0..self.grid.len()).filter(|&i| water(i)).reduce(|a, b| {
             if d.catchment_m2[b] > d.catchment_m2[a] {
                 b
             } else {
@@ -292,17 +294,28 @@ impl HeightmapWorld {
         }) else {
             return Vec::new();
         };
-        let mut main_donor = vec![usize::MAX; self.grid.len()];
-        for i in (0..self.grid.len()).filter(|&i| river(i)) {
-            if let Some(r) = d.receivers[i].receiver().map(|r| r.index()) {
-                let best = main_donor[r];
-                if best == usize::MAX || d.catchment_m2[i] > d.catchment_m2[best] {
-                    main_donor[r] = i;
-                }
+        let width = self.grid.width;
+        let apart = |a: usize, b: usize| {
+            let (dr, dc) = ((a / width) as f64 - (b / width) as f64, (a % width) as f64 - (b % width) as f64);
+            dr.hypot(dc)
+        };
+        // The longest course above each water cell, in cells, and the donor it comes through;
+        // `order` puts every donor before its receiver.
+        let mut above = vec![0.0f64; self.grid.len()];
+        let mut longest_donor = vec![usize::MAX; self.grid.len()];
+        for i in d.order.iter().map(|&i| i as usize).filter(|&i| water(i)) {
+            let Some(r) = d.receivers[i].receiver().map(|r| r.index()).filter(|&r| water(r)) else {
+                continue;
+            };
+            let course = above[i] + apart(i, r);
+            let best = longest_donor[r];
+            if best == usize::MAX || course > above[r] || (course == above[r] && i < best) {
+                above[r] = course;
+                longest_donor[r] = i;
             }
         }
         let mut path = vec![mouth];
-        while let Some(&up) = path.last().map(|&i| &main_donor[i]).filter(|&&u| u != usize::MAX) {
+        while let Some(&up) = path.last().map(|&i| &longest_donor[i]).filter(|&&u| u != usize::MAX) {
             path.push(up);
         }
         path.reverse();
