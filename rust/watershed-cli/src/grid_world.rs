@@ -80,6 +80,8 @@ pub fn run(
     let stats = world.stats();
     let staging = staging_dir(out)?;
     let t = Instant::now();
+    let warnings: Vec<String> =
+        stats.fit.warning(stats.river_cells + stats.lake_cells + stats.sea_cells).into_iter().collect();
     let written = write_all(&world, &staging).and_then(|hterrain_side| {
         let write_ms = ms(t);
         let mut timings = serde_json::Map::new();
@@ -102,6 +104,7 @@ pub fn run(
                 "main_river_cells": world.main_river().len(),
                 "hterrain_side": hterrain_side,
                 "timings_ms": timings,
+                "warnings": warnings,
             }),
         );
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("report: {e}"))?;
@@ -109,6 +112,9 @@ pub fn run(
     });
     match written.and_then(|side| move_into(&staging, out).map(|()| side)) {
         Ok(hterrain_side) => {
+            for warning in &warnings {
+                eprintln!("warning: {name}: {warning}");
+            }
             println!(
                 "{name}: {}x{} cells, {} reaches, {} lakes; shoreline mismatches {} (worst {:.2} m), \
                  water steps {} (worst {:.2} m); {:.0} ms -> {}",

@@ -123,7 +123,7 @@ pub use carve::{
 };
 
 // 6. water: levels, the world's water, heightmap worlds
-pub use water::fit::{fit_to_ground, FitReport};
+pub use water::fit::{fit_to_ground, FitReport, FIT_DRIED_WARNING};
 pub use water::heightmap::{
     check_finite, check_heightmap, Cover, HeightmapStats, HeightmapWorld, MIN_HEIGHTMAP_SIDE,
     SHORE_MISMATCH_M, WATER_STEP_M,

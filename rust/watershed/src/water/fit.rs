@@ -26,6 +26,33 @@ pub struct FitReport {
     pub worst_lowering_m: f64,
 }
 
+/// Share of the water's cells the fit may dry before [`FitReport::warning`] speaks: one in a
+/// hundred, where the drying stops being a shoreline trimmed and becomes water the heightmap
+/// has no room for.
+pub const FIT_DRIED_WARNING: f64 = 0.01;
+
+impl FitReport {
+    /// A sentence for the user when the fit had to move a lot, `None` otherwise: it dried
+    /// more than [`FIT_DRIED_WARNING`] of the `wet_cells` that stayed wet, or lowered water
+    /// by more than [`SHORE_MISMATCH_M`](crate::SHORE_MISMATCH_M), the misfit the checks
+    /// count (water that far above its place was visibly wrong before the fit).
+    pub fn warning(&self, wet_cells: usize) -> Option<String> {
+        let before = (wet_cells + self.dried_cells).max(1);
+        let dried = self.dried_cells as f64 / before as f64;
+        let limit = crate::water::heightmap::SHORE_MISMATCH_M;
+        (dried > FIT_DRIED_WARNING || self.worst_lowering_m > limit).then(|| {
+            format!(
+                "the water fit dried {} of {before} water cells ({:.1} %) and lowered water by up to \
+                 {:.2} m: the heightmap's hollows and channels do not hold the water its drainage \
+                 asks for (too coarse a map for its rivers, or a river threshold too small)",
+                self.dried_cells,
+                100.0 * dried,
+                self.worst_lowering_m
+            )
+        })
+    }
+}
+
 /// Fits `level` and `cover` (one per cell of `grid`, row-major) to `ground`: river cells
 /// lifted to the water they drain into (outlets first), then every level lowered to the
 /// highest that keeps the rules of this module; the sea keeps its level.
@@ -106,4 +133,21 @@ fn within(mut value: f64, over: impl Fn(f64) -> f64, limit: f64) -> f64 {
         value = value.next_down();
     }
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fit_that_moved_little_says_nothing_and_one_that_moved_much_says_how_much() {
+        let quiet = FitReport { lifted_cells: 3, lowered_cells: 40, dried_cells: 1, worst_lowering_m: 0.2 };
+        assert_eq!(quiet.warning(1000), None);
+        let dried = FitReport { dried_cells: 20, ..quiet };
+        let said = dried.warning(980).expect("2 % dried");
+        assert!(said.starts_with("the water fit dried 20 of 1000 water cells (2.0 %)"), "{said}");
+        let lowered = FitReport { worst_lowering_m: 0.8, ..quiet };
+        assert!(lowered.warning(1000).is_some_and(|s| s.contains("up to 0.80 m")));
+        assert_eq!(FitReport::default().warning(0), None, "no water, nothing to say");
+    }
 }
