@@ -69,7 +69,7 @@ fi
 # A scratch project, as a user's holds the add-ons: copies, no engine caches.
 mkdir -p "$project/addons" "$project/probes"
 cp -r "$clients/zylann.hterrain" "$clients/terrain_3d" "$project/addons/"
-cp probes/clients/clients.gd "$project/probes/"
+cp probes/clients/clients.gd probes/probe_checks.gd "$project/probes/"
 cat > "$project/project.godot" <<'EOF'
 config_version=5
 

@@ -43,7 +43,7 @@ mkdir -p "$project"
 (cd demo_project && tar --exclude=.godot --exclude='*.debug.so' -chf - .) | (cd "$project" && tar -xf -)
 rm -rf "$project/probes"
 mkdir -p "$project/probes"
-cp probes/probe_lib.gd "$project/probes/"
+cp probes/probe_lib.gd probes/probe_checks.gd "$project/probes/"
 
 fails=0
 passes=0

@@ -28,7 +28,7 @@ mkdir -p "$logs"
 errors_pattern='ERROR:|godot-rust function call failed'
 
 # Error lines in a log that no probe declared. A probe that provokes errors on purpose
-# prints `EXPECT-BEGIN name` before and `EXPECT-END name N` after (probe_lib.gd's
+# prints `EXPECT-BEGIN name` before and `EXPECT-END name N` after (probe_checks.gd's
 # begin_expected/end_expected): the error lines between are its own and must number N.
 engine_errors() {
   awk -v pat="$errors_pattern" '

@@ -14,18 +14,19 @@ extends SceneTree
 const HTERRAIN_DATA := "res://addons/zylann.hterrain/hterrain_data.gd"
 const HTERRAIN_DIALOG := "res://addons/zylann.hterrain/tools/importer/importer_dialog.gd"
 
-var failures := 0
-var passes := 0
+const Checks := preload("res://probes/probe_checks.gd")
+
+var _lib := Checks.new()
 
 
 func _initialize() -> void:
 	var args := OS.get_cmdline_user_args()
 	if args.is_empty():
-		check("clients/args", false, "no output folder", "the grid-world folder after --")
+		_lib.check("clients/args", false, "no output folder", "the grid-world folder after --")
 	else:
 		var out: String = args[0]
 		var ground := read_npy(out.path_join("ground.npy"))
-		check(
+		_lib.check(
 			"clients/ground_npy",
 			not ground.is_empty(),
 			ground.get("what", "unreadable"),
@@ -34,18 +35,8 @@ func _initialize() -> void:
 		if not ground.is_empty():
 			hterrain(out, ground)
 			await terrain3d(out, ground)
-	print("clients: %d passed, %d failed" % [passes, failures])
-	quit(1 if failures > 0 else 0)
-
-
-## Prints one check's line and counts it.
-func check(name: String, ok: bool, value: Variant, expected: Variant) -> void:
-	if ok:
-		passes += 1
-		print("PASS %s %s" % [name, str(value)])
-	else:
-		failures += 1
-		print("FAIL %s %s expected %s" % [name, str(value), str(expected)])
+	print("clients: %d passed, %d failed" % [_lib.passes, _lib.failures])
+	quit(1 if _lib.failures > 0 else 0)
 
 
 ## A 2-D little-endian float `.npy`: {rows, cols, data (PackedFloat64Array), what}; empty
@@ -115,14 +106,14 @@ func compare_heights(name: String, ground: Dictionary, got: Callable, tolerance:
 		"worst %.6f m, mean %.6f m over %d cells" % [worst, total / (rows * cols), rows * cols]
 	)
 	if tolerance == 0.0:
-		check(
+		_lib.check(
 			name,
 			off == 0,
 			"%s, %d not equal to f32(ground)" % [what, off],
 			"every cell exact to f32"
 		)
 	else:
-		check(
+		_lib.check(
 			name,
 			off == 0,
 			"%s, %d beyond %.6f m" % [what, off, tolerance],
@@ -143,7 +134,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 	var dir := out.path_join("hterrain")
 	var import := read_json(dir.path_join("import.json"))
 	var side := int(import.get("size", 0))
-	check(
+	_lib.check(
 		"hterrain/side",
 		side == ground.rows and side == ground.cols,
 		side,
@@ -152,7 +143,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 	if side != ground.rows or side != ground.cols:
 		return
 	var range_json := read_json(dir.path_join("heights.raw.json"))
-	check(
+	_lib.check(
 		"hterrain/raw_json",
 		range_json.get("bit_depth", 0) == 16 and range_json.get("big_endian", true) == false,
 		range_json,
@@ -162,7 +153,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 	# What the Import dialog pre-selects as the bit depth when a user picks heights.raw.
 	var dialog: GDScript = load(HTERRAIN_DIALOG)
 	var depth: int = dialog.call("_estimate_bit_depth_for_raw_file", dir.path_join("heights.raw"))
-	check(
+	_lib.check(
 		"hterrain/dialog_bit_depth",
 		depth == data_script.BIT_DEPTH_16,
 		depth,
@@ -187,7 +178,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 				data_script.CHANNEL_SPLAT: {"path": dir.path_join("splat.png")}
 			}
 		)
-		check(
+		_lib.check(
 			"hterrain/%s_import" % kind,
 			ok,
 			"_edit_import_maps %d ms" % (Time.get_ticks_msec() - started),
@@ -196,7 +187,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 		if not ok:
 			continue
 		var heights: Image = data.call("get_image", data_script.CHANNEL_HEIGHT)
-		check(
+		_lib.check(
 			"hterrain/%s_size" % kind,
 			heights.get_width() == side and heights.get_height() == side,
 			"%dx%d format %d" % [heights.get_width(), heights.get_height(), heights.get_format()],
@@ -212,7 +203,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 			tolerance
 		)
 		var at: float = data.call("get_height_at", Vector2i(side / 2, side / 3))
-		check(
+		_lib.check(
 			"hterrain/%s_get_height_at" % kind,
 			at == heights.get_pixel(side / 2, side / 3).r,
 			at,
@@ -221,7 +212,7 @@ func hterrain(out: String, ground: Dictionary) -> void:
 		var got: Image = data.call("get_image", data_script.CHANNEL_SPLAT)
 		got = got.duplicate()
 		got.convert(Image.FORMAT_RGBA8)
-		check(
+		_lib.check(
 			"hterrain/%s_splat" % kind,
 			got.get_size() == splat.get_size() and mismatches(got, splat) == 0,
 			"%d of %d cells differ" % [mismatches(got, splat), side * side],
@@ -263,12 +254,12 @@ func control_of(w: PackedByteArray) -> int:
 func terrain3d(out: String, ground: Dictionary) -> void:
 	var dir := out.path_join("terrain3d")
 	if not ClassDB.class_exists("Terrain3D"):
-		check("terrain3d/loaded", false, "no Terrain3D class", "the extension loaded")
+		_lib.check("terrain3d/loaded", false, "no Terrain3D class", "the extension loaded")
 		return
 	var range_json := read_json(dir.path_join("heights.r16.json"))
 	var rows := int(range_json.get("rows", 0))
 	var cols := int(range_json.get("cols", 0))
-	check(
+	_lib.check(
 		"terrain3d/r16_json",
 		rows == ground.rows and cols == ground.cols and range_json.get("bit_depth", 0) == 16,
 		range_json,
@@ -301,7 +292,7 @@ func terrain3d(out: String, ground: Dictionary) -> void:
 			Vector2.ZERO,
 			Vector2i.ZERO
 		)
-		check(
+		_lib.check(
 			"terrain3d/%s_load_image" % kind,
 			(
 				height != null
@@ -328,7 +319,7 @@ func terrain3d(out: String, ground: Dictionary) -> void:
 		data.call("import_images", images, Vector3.ZERO, 0.0, 1.0)
 		var ms := Time.get_ticks_msec() - started
 		var spacing: float = terrain.get("vertex_spacing")
-		check(
+		_lib.check(
 			"terrain3d/%s_import" % kind,
 			data.call("get_region_count") > 0,
 			(
@@ -351,7 +342,7 @@ func terrain3d(out: String, ground: Dictionary) -> void:
 				var word: int = data.call("get_control", Vector3(x * spacing, 0.0, y * spacing))
 				if word != expected[y * cols + x]:
 					off += 1
-		check(
+		_lib.check(
 			"terrain3d/%s_control" % kind,
 			off == 0,
 			"%d of %d cells differ" % [off, rows * cols],
