@@ -104,6 +104,7 @@ func teleport(place: String) -> void:
 	if not is_nan(level) and level > ground:
 		altitude = level + 0.5
 	_walker.call("teleport_to", dir * (_planet.radius_m() + altitude))
+	_show_place(place)
 	var target: String = FACING.get(place, "")
 	if places.has(target):
 		_walker.call("face", places[target] * _planet.radius_m())
@@ -114,6 +115,14 @@ func teleport(place: String) -> void:
 	target = FACING_AWAY.get(place, "")
 	if places.has(target):
 		_walker.call("face", _toward(dir, places[target], -FACING_AWAY_M) * _planet.radius_m())
+
+
+## Shows `place` in the place picker, however the teleport came (the picker, a script).
+func _show_place(place: String) -> void:
+	for i in _place_picker.item_count:
+		if _place_picker.get_item_text(i) == place:
+			_place_picker.select(i)
+			return
 
 
 func _on_world_selected(index: int) -> void:

@@ -7,7 +7,8 @@ extends SceneTree
 ## sea where it looks over the sea; the mill wheel in the frame where it looks at the mill,
 ## the boat where it looks at the boat; no crate, wheel or boat covering more than a fifth
 ## of the frame; terrain triangles at a walker on dry ground no longer than MAX_TRIANGLE_M.
-## Then the UI's pickers and status line, and a contact sheet of every frame
+## Then the UI's pickers (the place picker names each view) and status line (inside its
+## panel), and a contact sheet of every frame
 ## (user://capture_sheet.png, or the path after `--sheet`). Headless there is nothing to
 ## capture: it says so and passes.
 
@@ -70,6 +71,9 @@ func _run() -> void:
 			continue
 		var image := await _capture(view)
 		frames.append(image)
+		var picker: OptionButton = _main.get_node("UI/Panel/Rows/PlacePicker")
+		var shown := picker.get_item_text(picker.selected) if picker.selected >= 0 else ""
+		_lib.check("capture/%s/picker" % view, shown == view, shown, view)
 		_check_frame(view, image)
 	_check_ui()
 	_write_sheet(frames)
@@ -147,6 +151,12 @@ func _check_ui() -> void:
 	_lib.check("capture/ui/places", places.item_count == place_count, places.item_count, place_count)
 	var counts := status.text.contains("river nodes")
 	_lib.check("capture/ui/status", counts, status.text, "the solve's counts")
+	# The status line wraps inside its panel: no line runs past the panel's edge, none is cut.
+	var panel: Control = _main.get_node("UI/Panel")
+	var inside := panel.get_global_rect().encloses(status.get_global_rect())
+	var lines := "%d of %d lines shown" % [status.get_visible_line_count(), status.get_line_count()]
+	var whole := inside and status.get_visible_line_count() >= status.get_line_count()
+	_lib.check("capture/ui/status_fits", whole, lines, "every line, inside the panel")
 	var server := TextServerManager.get_primary_interface()
 	var server_name := server.get_name() if server != null else "none"
 	if server_name == "Dummy":

@@ -112,6 +112,9 @@ func _check_world(world_name: String, started: int) -> void:
 		_main.call("teleport", place)
 		await _physics(SETTLE_FRAMES)
 		_check_walker("%s/teleport_%s" % [p, place], place)
+		var picker := _main.get_node("UI/Panel/Rows/PlacePicker") as OptionButton
+		var shown := picker.get_item_text(picker.selected) if picker.selected >= 0 else ""
+		_lib.check("%s/picker_%s" % [p, place], shown == place, shown, place)
 		if INLAND_WATER.has(place):
 			_check_water_drawn("%s/water_drawn_%s" % [p, place])
 
