@@ -4,7 +4,7 @@
 
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
-use crate::life::walk::cheapest_walks;
+use crate::life::walk::cheapest_costs;
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};
@@ -99,11 +99,10 @@ impl Climate {
         let near = near_water(lattice, &strength, reach_m);
         let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).clamp(2, 16);
         let relief = settings.relief_m.max(1.0);
-        let shadow: Vec<f64> = (0..lattice.len())
-            .map(|i| {
-                let upwind = upwind_high(lattice, &surface, i, steps);
-                smoothstep(0.0, FULL_SHADOW * relief, upwind - surface[i])
-            })
+        let shadow: Vec<f64> = upwind_highs(lattice, &surface, steps)
+            .iter()
+            .zip(&surface)
+            .map(|(&upwind, &here)| smoothstep(0.0, FULL_SHADOW * relief, upwind - here))
             .collect();
         let family = if settings.look.family == LookFamily::Desert { DESERT_MOISTURE } else { 1.0 };
         let wet = wetness(settings);
@@ -154,7 +153,7 @@ fn near_water<T: Topology>(topo: &T, strength: &[f64], reach_m: f64) -> Vec<f64>
         .iter()
         .map(|&s| if s > 0.0 { reach_m * libm::log(1.0 / s) } else { f64::INFINITY })
         .collect();
-    let (cost, _) = cheapest_walks(topo, &start);
+    let cost = cheapest_costs(topo, &start, f64::INFINITY);
     cost.iter().map(|&c| if c.is_finite() { libm::exp(-c / reach_m) } else { 0.0 }).collect()
 }
 
@@ -175,31 +174,47 @@ pub fn upwind(p: DVec3) -> DVec3 {
     }
 }
 
-/// The highest `surface` met walking `steps` nodes upwind from node `i` (each step to the
-/// neighbour furthest along the wind's source direction; the walk stops where none is).
-fn upwind_high(
+/// The neighbour of node `at` one step upwind: the one furthest along the wind's source
+/// direction (ties: the lower index); `None` where none lies upwind (at the poles).
+fn upwind_step(lattice: &crate::ground::lattice::FibonacciLattice, at: usize) -> Option<usize> {
+    let positions = lattice.positions();
+    let wind = upwind(positions[at]);
+    lattice
+        .neighbor_slice(at)
+        .iter()
+        .map(|&j| j as usize)
+        .map(|j| (j, (positions[j] - positions[at]).dot(wind)))
+        .filter(|&(_, along)| along > 0.0)
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(j, _)| j)
+}
+
+/// At each node, the highest `surface` met walking `steps` nodes upwind from it (each step
+/// [`upwind_step`]; the walk stops where there is none), or minus infinity where the first
+/// step has nowhere to go.
+///
+/// # Complexity
+/// O(n × (neighbours + steps)): each node's step upwind is found once and shared by every
+/// walk through it.
+fn upwind_highs(
     lattice: &crate::ground::lattice::FibonacciLattice,
     surface: &[f64],
-    i: usize,
     steps: usize,
-) -> f64 {
-    let positions = lattice.positions();
-    let mut at = i;
-    let mut high = f64::NEG_INFINITY;
-    for _ in 0..steps {
-        let wind = upwind(positions[at]);
-        let next = lattice
-            .neighbor_slice(at)
-            .iter()
-            .map(|&j| j as usize)
-            .map(|j| (j, (positions[j] - positions[at]).dot(wind)))
-            .filter(|&(_, along)| along > 0.0)
-            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-        let Some((j, _)) = next else { break };
-        at = j;
-        high = high.max(surface[at]);
-    }
-    high
+) -> Vec<f64> {
+    // Each node's step upwind and the surface there; `None` ends a walk.
+    let next: Vec<Option<(u32, f64)>> =
+        (0..lattice.len()).map(|i| upwind_step(lattice, i).map(|j| (j as u32, surface[j]))).collect();
+    (0..lattice.len())
+        .map(|i| {
+            let (mut at, mut high) = (i, f64::NEG_INFINITY);
+            for _ in 0..steps {
+                let Some((j, s)) = next[at] else { break };
+                at = j as usize;
+                high = high.max(s);
+            }
+            high
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -248,6 +263,26 @@ mod tests {
         assert!(upwind(sphere::direction(-45.0, 0.0)).dot(east_at_lon0) < -0.99);
         assert!(upwind(sphere::direction(75.0, 0.0)).dot(east_at_lon0) > 0.99);
         assert_eq!(upwind(DVec3::Y), DVec3::ZERO);
+    }
+
+    #[test]
+    fn shared_upwind_steps_meet_the_same_heights_as_walking_each_node() {
+        let lattice = crate::ground::lattice::FibonacciLattice::new(5_000, 1000.0);
+        let surface: Vec<f64> =
+            lattice.positions().iter().map(|p| 100.0 * libm::sin(7.0 * p.x + 3.0 * p.z)).collect();
+        for steps in [1, 2, 5, 16] {
+            let highs = upwind_highs(&lattice, &surface, steps);
+            for (i, &high) in highs.iter().enumerate() {
+                // Each node's own walk, step by step.
+                let (mut at, mut expected) = (i, f64::NEG_INFINITY);
+                for _ in 0..steps {
+                    let Some(j) = upwind_step(&lattice, at) else { break };
+                    at = j;
+                    expected = expected.max(surface[at]);
+                }
+                assert_eq!(high.to_bits(), expected.to_bits(), "node {i}, {steps} steps");
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
-use crate::life::walk::cheapest_walks;
+use crate::life::walk::{cheapest_costs, cheapest_walks};
 use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::world::World;
@@ -134,7 +134,8 @@ impl Sites {
         let (walkable, impassable) = (share(walkable), share(land.len() - walkable));
 
         let is_fresh = |i: usize| matches!(kind[i], NodeKind::River | NodeKind::Lake);
-        let (walk, source) = walks(lattice, &is_fresh);
+        // Only walks up to `walk_m` are read: a site needs one, and so does `why_no_village`.
+        let (walk, source) = walks(lattice, &is_fresh, rules.walk_m);
         let to_coast = coast_walks(world);
         let falls: Vec<DVec3> =
             world.terrain.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start).collect();
@@ -209,10 +210,15 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
 }
 
 /// Walking distance (metres, along the lattice's edges) from every node to the nearest node
-/// where `target` holds, and which node that is; infinite and `None` where none is reached.
-fn walks<T: Topology>(topo: &T, target: &dyn Fn(usize) -> bool) -> (Vec<f64>, Vec<Option<usize>>) {
+/// where `target` holds, and which node that is; infinite and `None` where none is reached
+/// within `limit_m`.
+fn walks<T: Topology>(
+    topo: &T,
+    target: &dyn Fn(usize) -> bool,
+    limit_m: f64,
+) -> (Vec<f64>, Vec<Option<usize>>) {
     let start: Vec<f64> = (0..topo.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_walks(topo, &start)
+    cheapest_walks(topo, &start, limit_m)
 }
 
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's
@@ -334,7 +340,8 @@ fn coast_walks(world: &World) -> Vec<f64> {
     let kind = &world.terrain.drainage.kind;
     let has_sea = kind.contains(&NodeKind::Sea);
     let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
-    walks(&*world.terrain.lattice, &coast).0
+    let start: Vec<f64> = (0..kind.len()).map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
+    cheapest_costs(&*world.terrain.lattice, &start, f64::INFINITY)
 }
 
 /// How far inland a village still counts as coastal, metres: the coastal share of its
@@ -367,10 +374,10 @@ mod tests {
     #[test]
     fn walks_reach_the_nearest_target() {
         let grid = Grid { width: 7, height: 1, cell_m: 10.0 };
-        let (dist, source) = walks(&grid, &|i| i == 1 || i == 6);
+        let (dist, source) = walks(&grid, &|i| i == 1 || i == 6, f64::INFINITY);
         assert_eq!(dist, vec![10.0, 0.0, 10.0, 20.0, 20.0, 10.0, 0.0]);
         assert_eq!(source, vec![Some(1), Some(1), Some(1), Some(1), Some(6), Some(6), Some(6)]);
-        let (none, from) = walks(&grid, &|_| false);
+        let (none, from) = walks(&grid, &|_| false, f64::INFINITY);
         assert!(none.iter().all(|d| d.is_infinite()) && from.iter().all(Option::is_none));
     }
 
