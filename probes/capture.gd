@@ -1,14 +1,14 @@
 extends SceneTree
-## capture: what a player sees. Where a renderer is available (godot-gl under Xvfb; run.sh
-## runs it so at 640×360), opens the demo, waits for the solve, and at each named view waits
-## for the terrain around the walker to stream in, writes the frame to
+## capture: what a player sees. Where a renderer is available (run.sh runs the editor
+## build, or godot-gl, under Xvfb at 640×360), opens the demo, waits for the solve, and at
+## each named view waits for the terrain around the walker to stream in, writes the frame to
 ## user://capture_<view>.png and checks it: not washed out; the sky above the ground or the
 ## water where the view looks out over the country (the horizon is in the frame); blue-green
 ## sea where it looks over the sea; the mill wheel in the frame where it looks at the mill,
 ## the boat where it looks at the boat; no crate, wheel or boat covering more than a fifth
-## of the frame; terrain triangles at a walker on dry ground no longer than MAX_TRIANGLE_M.
-## Then the UI's pickers (the place picker names each view) and status line (inside its
-## panel), and a contact sheet of every frame
+## of the frame; terrain triangles at a walker on dry ground no longer than MAX_TRIANGLE_M;
+## the place picker naming the view; the UI panel's words, where the engine draws text. Then
+## the UI's pickers and status line (inside its panel), and a contact sheet of every frame
 ## (user://capture_sheet.png, or the path after `--sheet`). Headless there is nothing to
 ## capture: it says so and passes.
 
@@ -42,6 +42,13 @@ const MAX_TRIANGLE_M := 2.0
 const TRIANGLE_REACH_M := 6.0
 ## The UI panel's corner: pixels left of and above it are not the scene.
 const UI_CORNER := Vector2i(340, 125)
+## Where the engine draws text, the least share of the UI panel's pixels in text colour
+## (light and grey, TEXT_LIGHT and within TEXT_GREY): the world's and the place's names and
+## the status line. Measured at 640×360: 0.035-0.042 with the editor build's text server in
+## all nine views of home, 0.000 with godot-gl's Dummy one (panels without words).
+const MIN_TEXT_SHARE := 0.02
+const TEXT_LIGHT := 0.7
+const TEXT_GREY := 0.1
 
 var _lib := Lib.new()
 var _main: Node
@@ -71,6 +78,7 @@ func _run() -> void:
 			continue
 		var image := await _capture(view)
 		frames.append(image)
+		_check_words(view, image)
 		var picker: OptionButton = _main.get_node("UI/Panel/Rows/PlacePicker")
 		var shown := picker.get_item_text(picker.selected) if picker.selected >= 0 else ""
 		_lib.check("capture/%s/picker" % view, shown == view, shown, view)
@@ -135,6 +143,24 @@ func _check_frame(view: String, image: Image) -> void:
 		var longest := _triangle_size_near(walker.global_position, TRIANGLE_REACH_M)
 		var fine := longest > 0.0 and longest <= MAX_TRIANGLE_M
 		_lib.check("%s/terrain_triangles" % p, fine, "%.2f m" % longest, "<= %.1f m" % MAX_TRIANGLE_M)
+
+
+## The UI panel shows its words in the frame, where this engine draws text at all.
+func _check_words(view: String, image: Image) -> void:
+	var panel: Control = _main.get_node("UI/Panel")
+	var rect := Rect2i(panel.get_global_rect()).intersection(Rect2i(Vector2i.ZERO, image.get_size()))
+	var text := _share(image, rect, _is_text)
+	var seen := "%.3f of the panel in text colour" % text
+	if _draws_text():
+		_lib.check("capture/%s/words" % view, text >= MIN_TEXT_SHARE, seen, ">= %.2f" % MIN_TEXT_SHARE)
+	else:
+		_lib.skip("capture/%s/words" % view, "this engine build draws no text (%s)" % seen)
+
+
+## Whether the engine has a text server that draws glyphs (not the Dummy one).
+func _draws_text() -> bool:
+	var server := TextServerManager.get_primary_interface()
+	return server != null and server.get_name() != "Dummy"
 
 
 ## The UI is filled: every world in the picker, every place in the other, the solve's counts
@@ -214,6 +240,12 @@ func _apart(a: Color, b: Color) -> float:
 
 func _is_white(c: Color) -> bool:
 	return c.r >= WHITE and c.g >= WHITE and c.b >= WHITE
+
+
+## The UI's text: light and grey.
+func _is_text(c: Color) -> bool:
+	var spread := maxf(c.r, maxf(c.g, c.b)) - minf(c.r, minf(c.g, c.b))
+	return c.get_luminance() >= TEXT_LIGHT and spread <= TEXT_GREY
 
 
 ## The demo's sky: blue over red, bright.

@@ -8,9 +8,11 @@
 # engine's own output (`SCRIPT ERROR:`, `ERROR:`, `godot-rust function call failed`) that no
 # probe declared it would provoke, even beside a PASS.
 #
-# The capture probe renders the demo's views where it can: with the GL engine ($GODOT_GL, or
-# godot-gl beside the headless engine) and xvfb-run, it writes the frames and a contact sheet
-# ($CAPTURE_SHEET, else capture_sheet.png among the logs) and checks what is in them.
+# The capture probe renders the demo's views where it can: with a renderer and xvfb-run it
+# writes the frames and a contact sheet ($CAPTURE_SHEET, else capture_sheet.png among the
+# logs) and checks what is in them. The renderer is $GODOT_GL, else the editor build
+# ($GODOT_EDITOR, else godot-editor beside the headless engine), which draws the UI's words
+# and loads the add-on's editor library (built here), else godot-gl beside it (no words).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${GODOT:-}" ] && [ -x ../shared/engine/godot ]; then
@@ -26,12 +28,15 @@ logs=${PROBE_LOGS:-$(mktemp -d)}
 mkdir -p "$logs"
 [ -n "${PROBE_LOGS:-}" ] || trap 'rm -rf "$logs"' EXIT
 errors_pattern='ERROR:|godot-rust function call failed'
+# The editor build's own line at start (it has no fontconfig), left out and nothing else.
+engine_own='ERROR: Godot was compiled without fontconfig, system font support is disabled.'
 
 # Error lines in a log that no probe declared. A probe that provokes errors on purpose
 # prints `EXPECT-BEGIN name` before and `EXPECT-END name N` after (probe_checks.gd's
 # begin_expected/end_expected): the error lines between are its own and must number N.
 engine_errors() {
-  awk -v pat="$errors_pattern" '
+  awk -v pat="$errors_pattern" -v own="$engine_own" '
+    $0 == own { next }
     /^EXPECT-BEGIN / { inside = 1; n = 0; next }
     /^EXPECT-END / {
       name = $0; sub(/^EXPECT-END /, "", name); sub(/ [0-9]+$/, "", name)
@@ -46,15 +51,23 @@ engine_errors() {
 headless=("$godot_bin" --headless)
 launch=("${headless[@]}")
 
-# The capture probe draws frames: the GL engine ($GODOT_GL, or godot-gl beside the headless
-# engine) under a virtual X server at 640x360. Without either it runs headless and skips.
+# The capture probe draws frames under a virtual X server at 640x360: with $GODOT_GL, else
+# the editor build (words in the UI; it loads the `.editor` library), else godot-gl beside
+# the headless engine. Without any it runs headless and skips.
 gl_bin=${GODOT_GL:-}
-if [ -z "$gl_bin" ] && [[ $godot_bin == */* ]] && [ -x "$(dirname "$godot_bin")/godot-gl" ]; then
-  gl_bin=$(dirname "$godot_bin")/godot-gl
+if [ -z "$gl_bin" ] && [ -n "${GODOT_EDITOR:-}" ] && [ -x "$GODOT_EDITOR" ]; then
+  gl_bin=$GODOT_EDITOR
 fi
+for beside in godot-editor godot-gl; do
+  if [ -z "$gl_bin" ] && [[ $godot_bin == */* ]] && [ -x "$(dirname "$godot_bin")/$beside" ]; then
+    gl_bin=$(dirname "$godot_bin")/$beside
+  fi
+done
 renderer=()
 if [ -n "$gl_bin" ] && command -v xvfb-run >/dev/null 2>&1; then
   renderer=(xvfb-run -a -s "-screen 0 640x360x24" "$gl_bin" --rendering-driver opengl3 --resolution 640x360)
+  # An editor build loads the `.editor` library, also when it runs the game.
+  scripts/build-addon.sh --editor >/dev/null || { echo "probes: the editor library did not build"; exit 1; }
 fi
 
 # name, log file, extra arguments for the script after `--`
