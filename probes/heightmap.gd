@@ -27,8 +27,10 @@ func _run() -> void:
 	var hw := HeightmapWatershed.new()
 	hw.cell_m = 2.0
 	hw.has_sea = true
+	hw.custom_river_catchment = true
 	hw.river_catchment_m2 = 1600.0
 	hw.channel_depth_m = 2.0
+	hw.custom_channel_half_width = true
 	hw.channel_half_width_m = 3.0
 	hw.progress.connect(func(stage: String, _f: float) -> void: _stages.append(stage))
 	hw.finished.connect(func(_s: Dictionary) -> void: _finished += 1)

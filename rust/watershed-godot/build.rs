@@ -238,9 +238,12 @@ fn heightmap_properties() -> String {
                 let _ = writeln!(values, "                HeightmapValue::Switch(self.{name}),");
             }
             (HeightmapKind::Optional { range, switch }, HeightmapValue::Optional(x)) => {
-                let on_doc = format!("            /// Whether `{name}` applies (off: none).\n");
+                let on_doc =
+                    format!("            /// Whether `{name}` applies (off: as `{name}` says for none).\n");
                 put(&on_doc, "", &x.is_some().to_string(), switch, "bool");
-                put(&doc, &knob_export(range), &float(x.unwrap_or(0.0)), name, "f64");
+                // Shown before the switch is on: a number the knob accepts.
+                let shown = x.unwrap_or(0.0).clamp(range.min, range.max);
+                put(&doc, &knob_export(range), &float(shown), name, "f64");
                 let _ = writeln!(
                     values,
                     "                HeightmapValue::Optional(self.{switch}.then_some(self.{name})),"

@@ -48,7 +48,9 @@ func _run_pipeline() -> void:
 	_watershed.has_sea = true
 	_watershed.sea_level_m = 0.0
 	_watershed.channel_depth_m = 4.0
+	_watershed.custom_channel_half_width = true
 	_watershed.channel_half_width_m = 2.0 * cell_m
+	_watershed.custom_river_catchment = true
 	_watershed.river_catchment_m2 = 5000.0
 	_watershed.progress.connect(_on_progress)
 	_watershed.finished.connect(_on_finished)

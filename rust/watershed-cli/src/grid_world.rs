@@ -100,6 +100,8 @@ pub fn run(
                 "cols": world.grid.width,
                 "cell_m": world.grid.cell_m,
                 "sea_level_m": params.sea_level_m,
+                "river_catchment_m2": world.params.river_catchment_m2,
+                "channel_half_width_m": world.params.channel_half_width_m,
                 "erosion": format!("{:?}", options.erosion),
                 "main_river_cells": world.main_river().len(),
                 "hterrain_side": hterrain_side,

@@ -24,7 +24,7 @@ fn world() -> HeightmapWorld {
     }
     let params = HeightmapParams {
         sea_level_m: Some(0.0),
-        river_catchment_m2: 400.0,
+        river_catchment_m2: Some(400.0),
         channel_depth_m: 2.0,
         ..HeightmapParams::default()
     };

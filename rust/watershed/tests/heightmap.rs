@@ -20,7 +20,7 @@ fn valley(n: usize, fall: f64, side: f64, base: f64) -> (Grid, Vec<f64>) {
 }
 
 fn params() -> HeightmapParams {
-    HeightmapParams { river_catchment_m2: 400.0, channel_depth_m: 2.0, ..HeightmapParams::default() }
+    HeightmapParams { river_catchment_m2: Some(400.0), channel_depth_m: 2.0, ..HeightmapParams::default() }
 }
 
 #[test]
@@ -156,7 +156,7 @@ fn water_fits_rough_ground() {
     let mut fitted = 0;
     for seed in 0..24 {
         let (grid, heights) = rough(64, seed);
-        let p = HeightmapParams { channel_depth_m: 4.0, river_catchment_m2: 120.0, ..params() };
+        let p = HeightmapParams { channel_depth_m: 4.0, river_catchment_m2: Some(120.0), ..params() };
         let world = HeightmapWorld::build(grid, heights, &p);
         for i in 0..grid.len() {
             if world.cover[i] != Cover::River {
@@ -189,4 +189,28 @@ fn water_fits_rough_ground() {
     }
     assert!(rivers > 1000, "{rivers} river cells in all");
     assert!(fitted > 0, "the rough maps needed fitting");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+
+    /// With the defaults, the river threshold follows the map in cells: the same heights on
+    /// cells of another size give the same river, lake and land cells, and water that fits.
+    #[test]
+    fn default_rivers_do_not_depend_on_the_cell_size(
+        seed in 0u64..1_000,
+        n in 24usize..72,
+        cell_m in proptest::sample::select(vec![0.5, 5.0, 30.0, 90.0]),
+    ) {
+        let (grid, heights) = rough(n, seed);
+        let kinds = |cell_m: f64| {
+            let world = HeightmapWorld::build(Grid { cell_m, ..grid }, heights.clone(), &HeightmapParams::default());
+            let stats = world.stats();
+            assert_eq!((stats.shoreline_mismatches, stats.water_steps, stats.uphill_water), (0, 0, 0), "{stats:?}");
+            world.drainage.kind
+        };
+        let one = kinds(1.0);
+        proptest::prop_assert!(one.contains(&NodeKind::River), "no river at 1 m cells");
+        proptest::prop_assert!(one == kinds(cell_m), "the rivers moved at {} m cells", cell_m);
+    }
 }

@@ -45,8 +45,11 @@ fn maps(params: &HeightmapParams) -> Vec<u8> {
 
 #[test]
 fn every_knob_changes_the_maps() {
-    let base =
-        HeightmapParams { river_catchment_m2: 200.0, channel_depth_m: 2.0, ..HeightmapParams::default() };
+    let base = HeightmapParams {
+        river_catchment_m2: Some(200.0),
+        channel_depth_m: 2.0,
+        ..HeightmapParams::default()
+    };
     let before = maps(&base);
     for key in HEIGHTMAP_KEYS {
         let mut params = base;

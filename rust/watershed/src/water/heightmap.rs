@@ -81,7 +81,8 @@ pub enum Cover {
 pub struct HeightmapWorld {
     /// The grid.
     pub grid: Grid,
-    /// The parameters it was built with.
+    /// The parameters it was built with, those that follow the map given their value on it
+    /// ([`HeightmapParams::on`]).
     pub params: HeightmapParams,
     /// Ground before carving, after sediment filled the hollows that hold no lake, metres.
     pub natural: Vec<f64>,
@@ -172,6 +173,7 @@ impl HeightmapWorld {
         cancel: &AtomicBool,
     ) -> Option<Self> {
         assert_eq!(heights.len(), grid.len(), "one height per cell");
+        let params = &params.on(&grid);
         let stage = |name: &'static str, done: f64| {
             progress(name, done);
             (!cancel::requested(cancel)).then_some(())
@@ -183,7 +185,7 @@ impl HeightmapWorld {
             lakes: true,
             lake_min_depth_m: params.lake_min_depth_m,
             rivers: true,
-            river_catchment_m2: params.river_catchment_m2,
+            river_catchment_m2: params.river_catchment_on(&grid),
             edge_outlets: params.edge_outlets,
         };
         let (natural, settled_cells) = match settle(&grid, &heights, &drain) {
@@ -203,7 +205,7 @@ impl HeightmapWorld {
         let surface = GridSurface { grid: &grid, heights: &natural };
         let carve_params = CarveParams {
             channel_depth_m: params.channel_depth_m,
-            half_width_m: Some(params.channel_half_width_m),
+            half_width_m: params.channel_half_width_m,
             sea_level_m: params.sea_level_m,
         };
         let carve = Carve::build(&carve_params, &surface, &natural, &drainage);

@@ -3,7 +3,26 @@
 //! `HeightmapWatershed`'s inspector properties are both read from the table, so a knob's
 //! name, range, unit, default and meaning are spelled once.
 
+use crate::ground::grid::Grid;
 use crate::water::levels::BASE_RUNOFF_M_S;
+
+/// The reference game map's river threshold in cells (27,500 m² at one-metre cells): the
+/// most cells an automatic threshold asks for.
+pub const AUTO_RIVER_CELLS_MAX: f64 = 27_500.0;
+/// The share of a map's cells an automatic river threshold asks for, when that is fewer
+/// than `AUTO_RIVER_CELLS_MAX`: 1/160, so the reference map (2113 × 2113 cells, whose
+/// share is 27,906 cells) keeps its 27,500.
+pub const AUTO_RIVER_SHARE: f64 = 1.0 / 160.0;
+/// The fewest cells an automatic river threshold asks for: on a tiny map a river still
+/// drains a few cells' worth of ground, not one.
+pub const AUTO_RIVER_CELLS_MIN: f64 = 16.0;
+/// The reference game map's channel half width, metres: what an automatic half width is
+/// on cells up to two metres.
+pub const AUTO_HALF_WIDTH_M: f64 = 3.0;
+/// An automatic half width in cells on coarser maps: the centre cell and half a cell of
+/// bank on either side, so a channel is drawn on a 30 or 90 m DEM instead of falling
+/// between cells.
+pub const AUTO_HALF_WIDTH_CELLS: f64 = 1.5;
 
 /// What one heightmap knob holds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -167,8 +186,10 @@ const fn range(min: f64, max: f64, step: f64, unit: &'static str, log: bool) -> 
 macro_rules! heightmap_keys {
     ($($field:ident: $ty:ty = $default:expr, $value:ident($kind:expr), $flag:literal, $doc:literal;)*) => {
         /// How a heightmap world is built. [`HeightmapParams::default`] is the reference game
-        /// map's pipeline: one-metre cells, rivers from 27,500 m², channels six cells wide and
-        /// up to 12 m deep, water at 0.6 of the carve depth, the map edge an outlet.
+        /// map's pipeline, made to follow a map's size: one-metre cells, rivers from 1/160 of
+        /// the map's cells (27,500 m² on the reference map's 2113 × 2113), channels 6 m wide
+        /// (three cells wide on coarser cells) and up to 12 m deep, water at 0.6 of the carve
+        /// depth, the map edge an outlet. [`HeightmapParams::on`] gives the values on a map.
         #[derive(Debug, Clone, Copy, PartialEq)]
         pub struct HeightmapParams {
             $(#[doc = $doc] pub $field: $ty,)*
@@ -212,18 +233,55 @@ heightmap_keys! {
     lake_min_depth_m: f64 = 0.5, Number(HeightmapKind::Number(range(0.0, 10_000.0, 0.01, "m", false))),
         "lake-min-depth",
         "A hollow filled deeper than this is a lake; shallower ones fill with sediment, metres.";
-    river_catchment_m2: f64 = 27_500.0,
-        Number(HeightmapKind::Number(range(1.0, 1.0e12, 1.0, "m²", true))),
-        "river-catchment", "Catchment from which a cell carries a river, m².";
+    river_catchment_m2: Option<f64> = None,
+        Optional(HeightmapKind::Optional {
+            range: range(1.0, 1.0e12, 1.0, "m²", true),
+            switch: "custom_river_catchment",
+        }),
+        "river-catchment",
+        "Catchment from which a cell carries a river, m²; none: 1/160 of the map's cells, 16 to 27,500 cells.";
     channel_depth_m: f64 = 12.0, Number(HeightmapKind::Number(range(0.0, 200.0, 0.1, "m", false))),
         "channel-depth", "Depth of the largest river's channel, metres.";
-    channel_half_width_m: f64 = 3.0, Number(HeightmapKind::Number(range(0.5, 500.0, 0.1, "m", false))),
-        "channel-half-width", "Half a channel's width, centre line to bank, metres.";
+    channel_half_width_m: Option<f64> = None,
+        Optional(HeightmapKind::Optional {
+            range: range(0.5, 500.0, 0.1, "m", false),
+            switch: "custom_channel_half_width",
+        }),
+        "channel-half-width",
+        "Half a channel's width, centre line to bank, metres; none: 3 m, or 1.5 cells on cells over 2 m.";
     river_fill: f64 = 0.6, Number(HeightmapKind::Number(range(0.0, 1.0, 0.01, "", false))),
         "river-fill", "A river's surface stands this fraction of its carve depth above its bed.";
     runoff_m_s: f64 = BASE_RUNOFF_M_S,
         Number(HeightmapKind::Number(range(0.0, 0.001, 1.0e-7, "m/s", false))),
         "runoff", "Runoff over every catchment, metres per second.";
+}
+
+impl HeightmapParams {
+    /// The catchment from which a cell of `grid` carries a river, m²: the knob, or where it
+    /// is none 1/160 of the map's cells, within 16..=27,500 cells (`AUTO_RIVER_SHARE`).
+    pub fn river_catchment_on(&self, grid: &Grid) -> f64 {
+        self.river_catchment_m2.unwrap_or_else(|| {
+            let cells = ((grid.width * grid.height) as f64 * AUTO_RIVER_SHARE)
+                .clamp(AUTO_RIVER_CELLS_MIN, AUTO_RIVER_CELLS_MAX);
+            cells * grid.cell_m * grid.cell_m
+        })
+    }
+
+    /// Half a channel's width on `grid`, metres: the knob, or where it is none
+    /// `AUTO_HALF_WIDTH_M` or `AUTO_HALF_WIDTH_CELLS` cells, whichever is wider.
+    pub fn channel_half_width_on(&self, grid: &Grid) -> f64 {
+        self.channel_half_width_m
+            .unwrap_or_else(|| AUTO_HALF_WIDTH_M.max(AUTO_HALF_WIDTH_CELLS * grid.cell_m))
+    }
+
+    /// These knobs on `grid`, every one that follows the map (none) given its value there.
+    pub fn on(&self, grid: &Grid) -> HeightmapParams {
+        HeightmapParams {
+            river_catchment_m2: Some(self.river_catchment_on(grid)),
+            channel_half_width_m: Some(self.channel_half_width_on(grid)),
+            ..*self
+        }
+    }
 }
 
 /// The row of [`HEIGHTMAP_KEYS`] named `name` (`cell_m`).
@@ -259,6 +317,41 @@ mod tests {
             for other in HEIGHTMAP_KEYS.iter().filter(|o| o.name != key.name) {
                 assert_eq!(other.value(&params), other.default_value(), "{} moved {}", key.name, other.name);
             }
+        }
+    }
+
+    #[test]
+    fn automatic_rivers_and_channels_follow_the_map() {
+        let auto = HeightmapParams::default();
+        let map = |width, height, cell_m| Grid { width, height, cell_m };
+        // The reference game map keeps its figures.
+        let reference = map(2113, 2113, 1.0);
+        assert_eq!(auto.river_catchment_on(&reference), 27_500.0);
+        assert_eq!(auto.channel_half_width_on(&reference), 3.0);
+        // A 90 m survey DEM: 1/160 of its million cells, not three cells; channels 1.5 cells.
+        let dem = map(1000, 1000, 90.0);
+        assert_eq!(auto.river_catchment_on(&dem), 6_250.0 * 8_100.0);
+        assert_eq!(auto.channel_half_width_on(&dem), 135.0);
+        // A tiny map still asks 16 cells of a river.
+        assert_eq!(auto.river_catchment_on(&map(10, 10, 2.0)), 64.0);
+        // A knob given is used as given.
+        let given =
+            HeightmapParams { river_catchment_m2: Some(500.0), channel_half_width_m: Some(2.0), ..auto };
+        assert_eq!((given.river_catchment_on(&dem), given.channel_half_width_on(&dem)), (500.0, 2.0));
+        assert_eq!(auto.on(&dem).river_catchment_m2, Some(auto.river_catchment_on(&dem)));
+    }
+
+    #[test]
+    fn the_automatic_threshold_in_cells_does_not_depend_on_the_cell_size() {
+        let auto = HeightmapParams::default();
+        for (width, height) in [(7, 300), (257, 257), (1000, 640), (4097, 4097)] {
+            let cells =
+                |cell_m: f64| auto.river_catchment_on(&Grid { width, height, cell_m }) / (cell_m * cell_m);
+            for cell_m in [0.25, 1.0, 30.0, 90.0] {
+                assert!((cells(cell_m) / cells(1.0) - 1.0).abs() < 1e-12, "{width}x{height} at {cell_m} m");
+            }
+            let share = cells(1.0) / (width * height) as f64;
+            assert!(share <= AUTO_RIVER_SHARE.max(AUTO_RIVER_CELLS_MIN / (width * height) as f64) + 1e-12);
         }
     }
 
