@@ -237,13 +237,11 @@ fn heightmap_properties() -> String {
                 put(&doc, "", &on.to_string(), name, "bool");
                 let _ = writeln!(values, "                HeightmapValue::Switch(self.{name}),");
             }
-            (HeightmapKind::Optional { range, switch }, HeightmapValue::Optional(x)) => {
+            (HeightmapKind::Optional { range, switch, unset }, HeightmapValue::Optional(x)) => {
                 let on_doc =
-                    format!("            /// Whether `{name}` applies (off: as `{name}` says for none).\n");
+                    format!("            /// Whether `{name}` applies (off: none, as `{name}` says).\n");
                 put(&on_doc, "", &x.is_some().to_string(), switch, "bool");
-                // Shown before the switch is on: a number the knob accepts.
-                let shown = x.unwrap_or(0.0).clamp(range.min, range.max);
-                put(&doc, &knob_export(range), &float(shown), name, "f64");
+                put(&doc, &knob_export(range), &float(x.unwrap_or(unset)), name, "f64");
                 let _ = writeln!(
                     values,
                     "                HeightmapValue::Optional(self.{switch}.then_some(self.{name})),"

@@ -11,7 +11,7 @@ use crate::water::levels::BASE_RUNOFF_M_S;
 pub const AUTO_RIVER_CELLS_MAX: f64 = 27_500.0;
 /// The share of a map's cells an automatic river threshold asks for, when that is fewer
 /// than `AUTO_RIVER_CELLS_MAX`: 1/160, so the reference map (2113 × 2113 cells, whose
-/// share is 27,906 cells) keeps its 27,500.
+/// share is 27,905 cells) keeps its 27,500.
 pub const AUTO_RIVER_SHARE: f64 = 1.0 / 160.0;
 /// The fewest cells an automatic river threshold asks for: on a tiny map a river still
 /// drains a few cells' worth of ground, not one.
@@ -64,6 +64,9 @@ pub enum HeightmapKind {
         range: HeightmapRange,
         /// The Godot switch property that turns the number on (`has_sea`).
         switch: &'static str,
+        /// The number the inspector holds while the switch is off, the first a designer who
+        /// turns it on starts from (the sea at 0 m; the reference map's 27,500 m² and 3 m).
+        unset: f64,
     },
 }
 
@@ -226,6 +229,7 @@ heightmap_keys! {
         Optional(HeightmapKind::Optional {
             range: range(-10_000_000.0, 10_000_000.0, 0.01, "m", false),
             switch: "has_sea",
+            unset: 0.0,
         }),
         "sea-level", "Cells strictly under this height are sea, metres; none for no sea.";
     edge_outlets: bool = true, Switch(HeightmapKind::Switch),
@@ -237,6 +241,7 @@ heightmap_keys! {
         Optional(HeightmapKind::Optional {
             range: range(1.0, 1.0e12, 1.0, "m²", true),
             switch: "custom_river_catchment",
+            unset: AUTO_RIVER_CELLS_MAX,
         }),
         "river-catchment",
         "Catchment from which a cell carries a river, m²; none: 1/160 of the map's cells, 16 to 27,500 cells.";
@@ -246,6 +251,7 @@ heightmap_keys! {
         Optional(HeightmapKind::Optional {
             range: range(0.5, 500.0, 0.1, "m", false),
             switch: "custom_channel_half_width",
+            unset: AUTO_HALF_WIDTH_M,
         }),
         "channel-half-width",
         "Half a channel's width, centre line to bank, metres; none: 3 m, or 1.5 cells on cells over 2 m.";
@@ -299,6 +305,9 @@ mod tests {
             let mut params = HeightmapParams::default();
             assert_eq!(key.set(&mut params, key.default_value()), Ok(()), "{}", key.name);
             assert_eq!(params, HeightmapParams::default(), "{}", key.name);
+            if let HeightmapKind::Optional { range, unset, .. } = key.kind {
+                assert!((range.min..=range.max).contains(&unset), "{}: unset {unset}", key.name);
+            }
         }
     }
 
