@@ -20,8 +20,10 @@
 #
 # A check whose tool is missing says so in one line and is skipped.
 set -uo pipefail
+[ $# -eq 1 ] || { echo "usage: scripts/check-addon-zip.sh ZIP" >&2; exit 2; }
+# The zip as the caller named it, before moving to the repository's root.
+zip=$(realpath -e "$1") || { echo "check-addon-zip: no zip at $1" >&2; exit 2; }
 cd "$(dirname "$0")/.." || exit 1
-zip=$(realpath "${1:?usage: scripts/check-addon-zip.sh ZIP}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -32,7 +34,8 @@ skip() { echo "SKIP $*"; }
 unzip_to() {
   python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$zip" "$1"
 }
-listing=$(python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$zip")
+listing=$(python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$zip") ||
+  { echo "check-addon-zip: $zip is not a readable zip" >&2; exit 2; }
 
 # 1. The demo from the zip.
 if [ -z "${GODOT:-}" ] && [ -x ../shared/engine/godot ]; then
@@ -89,7 +92,9 @@ else
   system='^(kernel32|ntdll|advapi32|bcrypt|bcryptprimitives|ws2_32|userenv|user32|shell32|ole32|oleaut32|msvcrt|ucrtbase|synchronization|api-ms-win-.*)\.dll$'
   for dll in watershed_godot.dll watershed_godot.editor.dll; do
     dump=$(x86_64-w64-mingw32-objdump -p "$work/zip/addons/watershed/bin/$dll")
-    if grep -qE '^[[:space:]]*\[ *[0-9]+\] gdext_rust_init$' <<< "$dump"; then
+    # The export name table: `[   0] gdext_rust_init` (binutils 2.40, Debian 12), or
+    # `[   0] +base[   1]  0000 gdext_rust_init` (later binutils).
+    if grep -qE '^[[:space:]]*\[ *[0-9]+\]( \+base\[ *[0-9]+\] +[0-9a-f]+)? gdext_rust_init$' <<< "$dump"; then
       pass "zip/$dll exports gdext_rust_init"
     else
       fail "zip/$dll does not export gdext_rust_init"
@@ -136,7 +141,11 @@ else
       fi
     done
     wineserver -k 2>/dev/null || true
-    [ "$same" -ne "$total" ] || pass "wine/digests the Windows CLI under Wine prints Linux's digests for $same of $total worlds"
+    if [ "$total" -eq 0 ]; then
+      fail "wine/digests no world read from worlds.json"
+    elif [ "$same" -eq "$total" ]; then
+      pass "wine/digests the Windows CLI under Wine prints Linux's digests for $same of $total worlds"
+    fi
   fi
 fi
 

@@ -14,8 +14,9 @@
 #
 # The zip holds release and editor libraries only, no debug ones. Its copy of
 # watershed.gdextension is written for that: the editor entries name the editor library,
-# and both the debug and the release entries of a platform name its release library (a game
-# run from the editor or a debug export loads the `*.debug.*` entry). Only platforms whose
+# and both the debug and the release entries of a platform name its release library (a debug
+# export and the headless template engine load the `*.debug.*` entry; a game run from the
+# editor loads the editor entry, as the editor does). Only platforms whose
 # libraries are in the zip are listed, so every entry names a file in the zip; the script
 # fails when one does not, and when the zip is over 40 MB.
 #
@@ -109,9 +110,9 @@ fi
 {
   awk '/^\[libraries\]/ { exit } { print }' addons/watershed/watershed.gdextension
   echo "[libraries]"
-  echo "; Release and editor libraries only: debug templates (a game run from the editor, a"
-  echo "; debug export) load the release library. Editor entries come first: with equal tag"
-  echo "; counts Godot takes the first match."
+  echo "; Release and editor libraries only: debug exports load the release library; the"
+  echo "; editor, and a game run from it, load the editor library. Editor entries come first:"
+  echo "; with equal tag counts Godot takes the first match."
   printf '%s\n' "${libraries[@]}"
   echo
   awk 'found && /^\[/ { on = 1 } /^\[libraries\]/ { found = 1 } on { print }' addons/watershed/watershed.gdextension
