@@ -159,8 +159,13 @@ func _check_words(view: String, image: Image) -> void:
 
 ## Whether the engine has a text server that draws glyphs (not the Dummy one).
 func _draws_text() -> bool:
+	return not _text_server() in ["Dummy", "none"]
+
+
+## The engine's text server's name, "none" without one.
+func _text_server() -> String:
 	var server := TextServerManager.get_primary_interface()
-	return server != null and server.get_name() != "Dummy"
+	return server.get_name() if server != null else "none"
 
 
 ## The UI is filled: every world in the picker, every place in the other, the solve's counts
@@ -183,8 +188,7 @@ func _check_ui() -> void:
 	var lines := "%d of %d lines shown" % [status.get_visible_line_count(), status.get_line_count()]
 	var whole := inside and status.get_visible_line_count() >= status.get_line_count()
 	_lib.check("capture/ui/status_fits", whole, lines, "every line, inside the panel")
-	var server := TextServerManager.get_primary_interface()
-	var server_name := server.get_name() if server != null else "none"
+	var server_name := _text_server()
 	if server_name == "Dummy":
 		var why := "this engine build draws no text: the frames show the UI's panels, not its words"
 		_lib.info("capture/ui/text_server", "Dummy: %s" % why)
