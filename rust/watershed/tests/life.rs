@@ -9,7 +9,7 @@ use watershed::{
     ScatterRules, SiteRules, Sites, World,
 };
 
-const QUICK_SCATTER: &str = "7bfb3223dd8a8b4efcb112790f2ba11320efe698687605e12ade73408d21ecda";
+const QUICK_SCATTER: &str = "1ca079eb3349b6c3cdcfd17373b16ab1c60cdc422dca44bc9dd46b6f0036a3e6";
 
 #[test]
 fn quick_world_scatter_is_pinned_and_the_same_on_one_thread() {

@@ -1,7 +1,9 @@
 //! Priority flood from the outlets: each node's spill level (the lowest level water rising
 //! from it could leave at), with the shortcuts an erosion step takes along the falling
-//! ground of the last step, and the ulp ramp across flats that the routing surface adds.
+//! ground of the last step, and the ulp ramp across flats that the routing surface adds
+//! (turned towards lower and away from higher ground by [`ramp_flats`]).
 
+use super::flats::{ramp_flats, FlatScratch};
 use super::radix::RadixHeap;
 use super::types::{DrainageParams, Outlet, Terminal};
 use crate::cancel;
@@ -120,11 +122,14 @@ pub(super) struct FloodBuffers {
     /// Nodes the last flood found with a strictly falling path to an outlet (the outlets
     /// among them), when it looked for them.
     pub(super) falling: usize,
+    /// The flats' ramps' scratch (the ulp ramp only).
+    pub(super) flats: FlatScratch,
 }
 
 /// The priority flood, with the `shortcuts` chosen (the queue alone with neither), into
 /// `buffers`: their outlets, fill and routing surface are the flood's once it returns
-/// `Some`.
+/// `Some`. With the ulp ramp (`ramp_m` 0) its flats then drain towards lower and away from
+/// higher ground ([`ramp_flats`]); a ramp in metres stays as the queue laid it.
 pub(super) fn flood_into<T: Topology>(
     topo: &T,
     heights: &[f64],
@@ -136,7 +141,7 @@ pub(super) fn flood_into<T: Topology>(
 ) -> Option<()> {
     let above = |level: f64| (level + ramp_m).max(level.next_up());
     let n = topo.len();
-    let FloodBuffers { outlet, filled, routing, closed, stack, rims, pit, slope, falling } = buffers;
+    let FloodBuffers { outlet, filled, routing, closed, stack, rims, pit, slope, falling, flats } = buffers;
     outlet.clear();
     outlet
         .extend(heights.iter().map(|&h| params.sea_level_m.is_some_and(|s| h < s).then_some(Terminal::Sea)));
@@ -236,6 +241,9 @@ pub(super) fn flood_into<T: Topology>(
                 heap.push(level_key(routing[j]), j as u32);
             }
         }
+    }
+    if ramp_m == 0.0 {
+        ramp_flats(topo, heights, filled, outlet, routing, flats);
     }
     Some(())
 }
@@ -411,6 +419,15 @@ mod tests {
                 "{case}: starting from the falling nodes changed the flood"
             );
             assert!(both == queue, "{case}: both shortcuts changed the flood");
+            // The flats' ramps leave every node but the outlets a strictly lower neighbour.
+            let routing: Vec<f64> = both.2.iter().map(|&b| f64::from_bits(b)).collect();
+            for i in (0..topo.len()).filter(|&i| both.0[i].is_none()) {
+                assert!(routing[i] >= z[i], "{case}: node {i} lowered");
+                assert!(
+                    topo.neighbors(i).any(|j| routing[j] < routing[i]),
+                    "{case}: node {i} does not drain"
+                );
+            }
             return;
         }
         // A ramp in metres stops at ground that already falls to an outlet (the queue alone

@@ -3,10 +3,11 @@
 //! Generic over [`Topology`], so the sphere lattice and the D8 grid share every line:
 //! priority flood from the outlets (the sea, the map edge, or the lowest node of a dry world)
 //! gives each node its spill level; receivers follow the lowest strictly lower neighbour on
-//! the routing surface (the fill plus an ulp ramp across flats, so lakes route to their
-//! outlet); depressions deeper than the minimum become lakes unless their level is under the
+//! the routing surface (the fill plus an ulp ramp across flats that leads towards lower and
+//! away from higher ground, so lakes route to their outlet); depressions deeper than the minimum become lakes unless their level is under the
 //! sea's storm crest, which makes them bays; flow accumulates area in topological order.
 
+mod flats;
 mod flood;
 pub mod grid;
 mod lakes;
