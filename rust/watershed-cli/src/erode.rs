@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 use watershed::{
     drain_grid, drainage_params, erode_droplets, erode_stream_power, erode_water_sediment, render_relief,
-    route, solve, write_npy, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice,
+    route, solve, write_npy, Dials, DrainageParams, DrainageStats, Droplets, ErosionReport, FibonacciLattice,
     FrameStage, Grid, GridOptions, GroundFrame, Image, Pipeline, PlanetErosion, StreamPower, Topology,
     WaterSediment, WorldSettings,
 };
@@ -36,6 +36,10 @@ pub struct Run {
     /// Stream-power constants given on the command line: `K`, `m` and diffusivity (each
     /// `None` for the default: the model's on a grid, the world's keys on a planet).
     pub stream_power: [Option<f64>; 3],
+    /// The grid model's preset (`None`: its default).
+    pub preset: Option<String>,
+    /// The grid model's dials turned on the command line, by name, in the order given.
+    pub dials: Vec<(String, f64)>,
 }
 
 impl Run {
@@ -49,6 +53,39 @@ impl Run {
             ..base
         }
     }
+}
+
+impl Run {
+    /// The dials of the grid model `D`: its preset with the dials given turned.
+    fn dials<D: Dials>(&self) -> Result<D, String> {
+        let start = D::preset(self.preset.as_deref().unwrap_or("default"))?;
+        self.dials.iter().try_fold(start, |d, (name, value)| d.with(name, *value))
+    }
+
+    /// The preset and dials checked against the model, before any work.
+    fn check(&self) -> Result<(), String> {
+        match self.model {
+            Model::StreamPower => self.no_dials(),
+            Model::Droplets => self.dials::<Droplets>().map(drop),
+            Model::WaterSediment => self.dials::<WaterSediment>().map(drop),
+        }
+    }
+
+    /// Refuses a preset or dials for stream power, whose constants are `--k`, `--m` and
+    /// `--diffusion`.
+    fn no_dials(&self) -> Result<(), String> {
+        if self.preset.is_some() || !self.dials.is_empty() {
+            return Err("stream power takes --k, --m and --diffusion; --preset and the dials are for \
+                        --model water-sediment and --model droplets"
+                .into());
+        }
+        Ok(())
+    }
+}
+
+/// Every dial of `dials` by name, for report.json.
+fn dial_values<D: Dials>(dials: &D) -> serde_json::Value {
+    dials.values().into_iter().map(|(name, value)| (name.to_owned(), serde_json::json!(value))).collect()
 }
 
 /// Longest side of a frame, pixels.
@@ -98,6 +135,7 @@ pub fn dem(
     run: &Run,
     out: &Path,
 ) -> Result<(), String> {
+    run.check()?;
     let array = crate::dem::load(dem, height_range, 16 << 30, "a heightmap")?;
     if array.rows < 3 || array.cols < 3 {
         return Err(format!(
@@ -117,8 +155,9 @@ pub fn dem(
         render_relief(grid.width, grid.height, z, &water, cell_m, FRAME_SIDE)
     };
     let t = Instant::now();
-    let (report, steps) = match run.model {
+    let (report, steps, dials) = match run.model {
         Model::StreamPower => {
+            run.no_dials()?;
             let steps = run.steps.unwrap_or(100);
             let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
             let mut film = Film::new(steps, "stream power");
@@ -136,46 +175,35 @@ pub fn dem(
                 },
             );
             film.bar.finish_and_clear();
-            (report, film.frames)
+            (report, film.frames, serde_json::Value::Null)
         }
         Model::Droplets => {
+            let dials: Droplets = run.dials()?;
             let count = run.steps.unwrap_or(grid.width * grid.height / 4);
             let every = run.every.unwrap_or((count / 8192).div_ceil(40)).max(1);
             let mut film = Film::new(count, "droplets");
             film.shoot(0, picture(&heights, &[]));
-            let report = erode_droplets(
-                &grid,
-                &mut heights,
-                &Droplets::default(),
-                count,
-                run.seed,
-                every,
-                &mut |s, z, w| {
+            let report =
+                erode_droplets(&grid, &mut heights, &dials, count, run.seed, every, &mut |s, z, w| {
                     film.shoot(s, picture(z, w));
-                },
-            );
+                });
             film.last(count, || picture(&heights, &[]));
             film.bar.finish_and_clear();
-            (report, film.frames)
+            (report, film.frames, dial_values(&dials))
         }
         Model::WaterSediment => {
+            let dials: WaterSediment = run.dials()?;
             let steps = run.steps.unwrap_or(200);
             let every = run.every.unwrap_or(steps.div_ceil(40)).max(1);
             let mut film = Film::new(steps, "water + sediment");
             film.shoot(0, picture(&heights, &[]));
-            let (report, water) = erode_water_sediment(
-                &grid,
-                &mut heights,
-                &WaterSediment::default(),
-                steps,
-                every,
-                &mut |s, z, w| {
+            let (report, water) =
+                erode_water_sediment(&grid, &mut heights, &dials, steps, every, &mut |s, z, w| {
                     film.shoot(s, picture(z, w));
-                },
-            );
+                });
             film.last(steps, || picture(&heights, &water));
             film.bar.finish_and_clear();
-            (report, film.frames)
+            (report, film.frames, dial_values(&dials))
         }
     };
     let run_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -190,7 +218,7 @@ pub fn dem(
     let range = serde_json::json!({"rows": grid.height, "cols": grid.width, "min_m": lo, "max_m": hi});
     write(out, "heights.r16.json", range.to_string().as_bytes())?;
     let name = dem.display().to_string();
-    finish(out, &name, run, &report, run_ms, &before, &after, &steps)
+    finish(out, &name, run, &report, run_ms, &before, &after, &steps, dials)
 }
 
 /// Runs the planet's own erosion (its keys, with any constants and `--steps` from the
@@ -203,6 +231,7 @@ pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), Stri
             "a planet erodes with --model stream-power; droplets and water-sediment need a heightmap".into(),
         );
     }
+    run.no_dials()?;
     let eroding = WorldSettings {
         erosion: true,
         erosion_steps: run.steps.unwrap_or(settings.erosion_steps),
@@ -248,7 +277,7 @@ pub fn world(settings: &WorldSettings, run: &Run, out: &Path) -> Result<(), Stri
     let after = solve(lattice, &heights, &params).stats;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write(out, "heights.npy", &write_npy(&[heights.len()], &heights))?;
-    finish(out, &settings.name, run, &report, run_ms, &before, &after, &film.frames)
+    finish(out, &settings.name, run, &report, run_ms, &before, &after, &film.frames, serde_json::Value::Null)
 }
 
 /// Water to draw on a heightmap for models that keep none: the rivers (cells draining at
@@ -369,6 +398,7 @@ fn finish(
     before: &DrainageStats,
     after: &DrainageStats,
     frames: &[(usize, Image)],
+    dials: serde_json::Value,
 ) -> Result<(), String> {
     let frames_dir = out.join("frames");
     std::fs::create_dir_all(&frames_dir)
@@ -386,6 +416,8 @@ fn finish(
     let json = serde_json::json!({
         "source": name,
         "model": format!("{:?}", run.model),
+        "preset": (!dials.is_null()).then(|| run.preset.as_deref().unwrap_or("default")),
+        "dials": dials,
         "steps": report.steps,
         "eroded_m3": report.eroded_m3,
         "deposited_m3": report.deposited_m3,

@@ -78,6 +78,8 @@ enum Command {
         #[arg(default_value = "worlds.json")]
         file: PathBuf,
     },
+    /// Print the water-sediment and droplet models' dials and presets as Markdown tables.
+    Dials,
     /// Print the worlds.json keys as a Markdown table: group, key, accepted values, meaning.
     Keys {
         /// Print the Godot `WorldSettings` property names instead of the JSON keys.
@@ -200,6 +202,34 @@ enum Command {
         /// Stream power: hillslope diffusivity, m²/yr, 0..=100 [default: 0.01].
         #[arg(long, value_parser = diffusivity)]
         diffusion: Option<f64>,
+        /// Water-sediment and droplets: a named set of dials — default, gentle, gorges, and
+        /// for water-sediment gpu-rocks (seed 003's constants); the dials below turn it.
+        #[arg(long)]
+        preset: Option<String>,
+        /// Water-sediment: rain on every cell each step, metres (0..=1).
+        #[arg(long, allow_negative_numbers = true)]
+        rain: Option<f64>,
+        /// Water-sediment and droplets: share of the water that dries each step (0..=1).
+        #[arg(long, allow_negative_numbers = true)]
+        evaporate: Option<f64>,
+        /// Water-sediment and droplets: sediment the water carries per metre of water and
+        /// √metre of drop (droplets: per unit of fall, speed and water), 0..=1000.
+        #[arg(long, allow_negative_numbers = true)]
+        carry: Option<f64>,
+        /// Water-sediment and droplets: share of the free capacity picked up each step (0..=1).
+        #[arg(long, allow_negative_numbers = true)]
+        pickup: Option<f64>,
+        /// Water-sediment and droplets: share of the sediment over capacity that settles each
+        /// step (0..=1).
+        #[arg(long, allow_negative_numbers = true)]
+        settle: Option<f64>,
+        /// Water-sediment: the most ground one cell loses in a step, metres (0..=100).
+        #[arg(long, allow_negative_numbers = true)]
+        max_cut: Option<f64>,
+        /// Any dial of the model as NAME=VALUE, repeatable: e.g. droplets' inertia, min_slope,
+        /// gravity, radius, lifetime, start_water, start_speed (docs/erosion-dials.md lists all).
+        #[arg(long = "dial", value_parser = dial_setting)]
+        dials: Vec<(String, f64)>,
         /// Output folder.
         #[arg(long)]
         out: PathBuf,
@@ -269,6 +299,10 @@ fn main() -> ExitCode {
             })
         }
         Command::Check { file } => return check(&file),
+        Command::Dials => {
+            print!("{}", watershed::dials_markdown());
+            return ExitCode::SUCCESS;
+        }
         Command::Keys { inspector } => {
             print!(
                 "{}",
@@ -310,6 +344,14 @@ fn main() -> ExitCode {
             k,
             m,
             diffusion,
+            preset,
+            rain,
+            evaporate,
+            carry,
+            pickup,
+            settle,
+            max_cut,
+            dials,
             out,
         } => {
             let limit = if model == erode::Model::Droplets { 100_000_000 } else { 100_000 };
@@ -322,6 +364,19 @@ fn main() -> ExitCode {
                         every: every.map(|e| e as usize),
                         seed,
                         stream_power: [k, m, diffusion],
+                        preset,
+                        dials: [
+                            ("rain", rain),
+                            ("evaporate", evaporate),
+                            ("carry", carry),
+                            ("pickup", pickup),
+                            ("settle", settle),
+                            ("max_cut", max_cut),
+                        ]
+                        .into_iter()
+                        .filter_map(|(name, value)| value.map(|v| (name.to_owned(), v)))
+                        .chain(dials)
+                        .collect(),
                     };
                     match (dem, world) {
                         (Some(dem), _) => erode::dem(&dem, height_range, cell_m, sea_level, &run, &out),
@@ -417,6 +472,16 @@ fn erodibility(text: &str) -> Result<f64, String> {
 /// `--m`: a catchment exponent from 0.1 to 1.
 fn area_exponent(text: &str) -> Result<f64, String> {
     number_within(text, 0.1, 1.0, "")
+}
+
+/// `--dial NAME=VALUE`: a dial's name and a number (the model checks both).
+fn dial_setting(text: &str) -> Result<(String, f64), String> {
+    let Some((name, value)) = text.split_once('=') else {
+        return Err(format!("expected NAME=VALUE, got '{text}'"));
+    };
+    let value: f64 =
+        value.trim().parse().map_err(|_| format!("expected a number after '=', got '{value}'"))?;
+    Ok((name.trim().to_owned(), value))
 }
 
 /// `--diffusion`: a diffusivity from 0 to 100 m²/yr.

@@ -295,6 +295,40 @@ fn erode_writes_heights_frames_animation_scrubber_and_report() {
 }
 
 #[test]
+fn erode_takes_a_preset_turned_by_flags_and_dials_and_reports_them() {
+    let dir = scratch("erode-dials");
+    let dem = dir.join("dem.npy");
+    write_dem(&dem, &[48, 48], &ripples());
+    let run = |name: &str, extra: &[&str]| -> serde_json::Value {
+        let out_dir = dir.join(name);
+        let mut args = vec!["erode", "--dem", dem.to_str().expect("utf-8"), "--steps", "30"];
+        args.extend_from_slice(extra);
+        args.extend(["--out", out_dir.to_str().expect("utf-8")]);
+        let out = watershed(&args);
+        assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("report.json")).expect("report"))
+            .expect("json")
+    };
+    let gorges = run(
+        "gorges",
+        &["--model", "water-sediment", "--preset", "gorges", "--pickup", "0.2", "--dial", "rain=0.03"],
+    );
+    assert_eq!(gorges["preset"], "gorges");
+    let dials = &gorges["dials"];
+    assert_eq!((dials["pickup"].as_f64(), dials["rain"].as_f64()), (Some(0.2), Some(0.03)), "{gorges}");
+    assert_eq!((dials["carry"].as_f64(), dials["max_cut"].as_f64()), (Some(2.0), Some(0.2)), "{gorges}");
+    let plain = run("plain", &["--model", "water-sediment"]);
+    assert_eq!(plain["dials"]["carry"].as_f64(), Some(0.5));
+    assert!(gorges["eroded_m3"] != plain["eroded_m3"], "the dials changed nothing");
+    let droplets = run("droplets", &["--model", "droplets", "--carry", "8", "--dial", "radius=2"]);
+    assert_eq!(
+        (droplets["dials"]["carry"].as_f64(), droplets["dials"]["radius"].as_f64()),
+        (Some(8.0), Some(2.0))
+    );
+    assert!(run("power", &[])["dials"].is_null());
+}
+
+#[test]
 fn erode_refuses_what_it_cannot_do() {
     let dir = scratch("erode-bad");
     let tiny = dir.join("tiny.npy");
@@ -326,7 +360,25 @@ fn erode_refuses_what_it_cannot_do() {
             "at most 100000",
         ),
     ];
-    for (args, code, expected) in cases {
+    let dem = dir.join("dem.npy");
+    write_dem(&dem, &[48, 48], &ripples());
+    let dem = dem.to_str().expect("utf-8");
+    let dials: [(&[&str], i32, &str); 5] = [
+        (
+            &["erode", "--dem", dem, "--model", "water-sediment", "--dial", "rian=0.1"],
+            1,
+            "water-sediment has no dial 'rian'; did you mean 'rain'?",
+        ),
+        (&["erode", "--dem", dem, "--model", "droplets", "--rain", "0.1"], 1, "droplets has no dial 'rain'"),
+        (
+            &["erode", "--dem", dem, "--model", "water-sediment", "--pickup", "2"],
+            1,
+            "water-sediment: pickup must be within 0..=1, got 2",
+        ),
+        (&["erode", "--dem", dem, "--preset", "gorges"], 1, "stream power takes --k, --m and --diffusion"),
+        (&["erode", "--dem", dem, "--dial", "carry"], 2, "expected NAME=VALUE, got 'carry'"),
+    ];
+    for (args, code, expected) in cases.into_iter().chain(dials) {
         let mut all = args.to_vec();
         let out_dir = dir.join("out");
         all.extend(["--out", out_dir.to_str().expect("utf-8")]);

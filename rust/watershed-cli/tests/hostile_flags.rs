@@ -170,3 +170,32 @@ fn hostile_files_are_errors_naming_the_file() {
         "/dev/zero is larger than",
     );
 }
+
+#[test]
+fn erosion_dials_state_range_and_value() {
+    let dir = scratch("dials");
+    let dem = dir.join("dem.npy");
+    let heights: Vec<f64> = (0..64).map(|i| f64::from(i % 8 + i / 8)).collect();
+    std::fs::write(&dem, write_npy(&[8, 8], &heights)).expect("dem");
+    let out_dir = dir.join("out");
+    let (dem, out) = (utf8(&dem), utf8(&out_dir));
+    for (model, flag, value, expected) in [
+        ("water-sediment", "--carry", "NaN", "water-sediment: carry must be within 0..=1000, got NaN"),
+        ("water-sediment", "--rain", "inf", "water-sediment: rain must be within 0..=1, got inf"),
+        ("water-sediment", "--pickup", "-1", "water-sediment: pickup must be within 0..=1, got -1"),
+        ("water-sediment", "--max-cut", "1e300", "water-sediment: max_cut must be within 0..=100, got 1e300"),
+        ("water-sediment", "--settle", "half", "invalid value 'half' for '--settle"),
+        ("droplets", "--dial", "radius=1e300", "droplets: radius must be within 0..=16, got 1e300"),
+        ("droplets", "--dial", "lifetime=-5", "droplets: lifetime must be within 1..=10000, got -5"),
+        ("droplets", "--dial", "inertia=", "expected a number after '=', got ''"),
+        (
+            "droplets",
+            "--preset",
+            "gpu-rocks",
+            "droplets: no preset 'gpu-rocks'; the presets are default, gentle, gorges",
+        ),
+    ] {
+        refused(&["erode", "--dem", dem, "--model", model, flag, value, "--out", out], expected);
+    }
+    assert!(!out_dir.exists(), "a refused run wrote its output folder");
+}

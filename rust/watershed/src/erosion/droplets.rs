@@ -41,22 +41,27 @@ pub struct Droplets {
     pub initial_speed: f64,
 }
 
-impl Default for Droplets {
+impl Droplets {
     /// The constants of the common implementations.
+    pub const DEFAULT: Droplets = Droplets {
+        inertia: 0.05,
+        capacity: 4.0,
+        min_slope: 0.01,
+        erode: 0.3,
+        deposit: 0.3,
+        evaporate: 0.01,
+        gravity: 4.0,
+        radius: 3,
+        max_lifetime: 30,
+        initial_water: 1.0,
+        initial_speed: 1.0,
+    };
+}
+
+impl Default for Droplets {
+    /// [`Droplets::DEFAULT`].
     fn default() -> Self {
-        Droplets {
-            inertia: 0.05,
-            capacity: 4.0,
-            min_slope: 0.01,
-            erode: 0.3,
-            deposit: 0.3,
-            evaporate: 0.01,
-            gravity: 4.0,
-            radius: 3,
-            max_lifetime: 30,
-            initial_water: 1.0,
-            initial_speed: 1.0,
-        }
+        Droplets::DEFAULT
     }
 }
 

@@ -1,7 +1,9 @@
 //! Erosion: landforms that water made. Stream power on any topology (the sphere lattice or
 //! a grid, through the same code), and for heightmaps droplets and the water + sediment
-//! grid model. Every model is deterministic: the same bytes with any thread count.
+//! grid model, whose dials have names, ranges and presets ([`dials`]). Every model is
+//! deterministic: the same bytes with any thread count.
 
+pub mod dials;
 pub mod droplets;
 pub mod planet;
 pub mod sediment;

@@ -32,17 +32,22 @@ pub struct WaterSediment {
     pub wrap: bool,
 }
 
+impl WaterSediment {
+    /// The model's default dials: channels and fans on metre-scale relief.
+    pub const DEFAULT: WaterSediment = WaterSediment {
+        rain_m: 0.01,
+        evaporate: 0.05,
+        carry: 0.5,
+        pickup: 0.1,
+        max_cut_m: 0.05,
+        settle: 0.3,
+        wrap: false,
+    };
+}
+
 impl Default for WaterSediment {
     fn default() -> Self {
-        WaterSediment {
-            rain_m: 0.01,
-            evaporate: 0.05,
-            carry: 0.5,
-            pickup: 0.1,
-            max_cut_m: 0.05,
-            settle: 0.3,
-            wrap: false,
-        }
+        WaterSediment::DEFAULT
     }
 }
 
