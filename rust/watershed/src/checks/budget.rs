@@ -12,10 +12,18 @@
 //! 0.93, 0.19, 0.044 and 0.0095). The total bed length then stays put as the lattice is
 //! refined, as the measured rivers do, so the estimate grows with `lattice_nodes`.
 //!
-//! Times are for a release build on two cores (the reference machine): 1.0 µs a node,
-//! 0.35 µs a bed piece and, when the world erodes, 0.5 µs a node per erosion step (measured
-//! 0.15 µs at 90,000 nodes and 0.48 µs at 1.6 million); a debug build is several times
-//! slower. Erosion's arrays are gone before the drainage's peak, which stays the peak.
+//! Times are for a release build on two cores (the reference machine), fitted to
+//! `watershed bench drainage` on an idle machine: 0.6 µs a node, 0.55 µs a bed piece (the
+//! carve and the water table) and, when the world erodes, 36 ns a node per erosion step at
+//! 90,000 nodes. A node costs more on a larger lattice, whose arrays outgrow the caches: the
+//! node cost grows as `(n / 90,000)^0.07` (measured 0.6 µs at 90,000 nodes, 0.84 at 16
+//! million) and the erosion step's as `(n / 90,000)^0.23` (measured a node-step: 30 ns at
+//! 20,000 nodes, 36 at 90,000, 44 at 250,000, 66 at one million, 88 at four million, 114 at
+//! 16 million). The estimate then came within 3 % of home's build at 90,000 nodes to 16
+//! million, and of pebble's and dry_moon's; 17 % over highlands'; 2.3 times archipelago's,
+//! whose small islands keep their rivers short (538 reaches where the land fraction says
+//! 1,787). A debug build is several times slower. Erosion's arrays are gone before the
+//! drainage's peak, which stays the peak.
 
 use crate::carve::{BED_STEP_M, MIN_BED_PIECES};
 use crate::ground::height::PlanetHeight;
@@ -33,12 +41,20 @@ const BYTES_PER_REACH: u64 = 256;
 /// Peak bytes one heightmap cell costs in `drain_grid` and the `.npy` files around it
 /// (measured: 83 at one and nine million cells of an f8 heightmap).
 pub const GRID_BYTES_PER_CELL: u64 = 100;
-/// Seconds a node costs on the reference machine (release, two cores).
-const SECONDS_PER_NODE: f64 = 1.0e-6;
-/// Seconds a node costs per erosion step on the reference machine (release, two cores).
-const SECONDS_PER_NODE_STEP: f64 = 0.5e-6;
+/// Seconds a node costs on the reference machine (release, two cores) at
+/// [`REFERENCE_NODES`].
+const SECONDS_PER_NODE: f64 = 0.6e-6;
+/// Seconds a node costs per erosion step on the reference machine (release, two cores) at
+/// [`REFERENCE_NODES`].
+const SECONDS_PER_NODE_STEP: f64 = 36e-9;
+/// The lattice size the per-node costs are given at.
+const REFERENCE_NODES: f64 = 90_000.0;
+/// How a node's cost grows with the lattice: `(n / REFERENCE_NODES)^NODE_GROWTH`.
+const NODE_GROWTH: f64 = 0.07;
+/// How a node's cost per erosion step grows with the lattice.
+const NODE_STEP_GROWTH: f64 = 0.23;
 /// Seconds a bed piece costs on the reference machine (release, two cores).
-const SECONDS_PER_BED_PIECE: f64 = 0.35e-6;
+const SECONDS_PER_BED_PIECE: f64 = 0.55e-6;
 /// Share of land nodes carrying a river where the threshold is one node's area (`k` = 1).
 const RIVER_SHARE: f64 = 0.4;
 /// Directions sampled for the land fraction.
@@ -86,6 +102,7 @@ pub fn estimate_solve(settings: &WorldSettings) -> SolveEstimate {
     let erosion_steps = if settings.erosion { settings.erosion_steps as f64 } else { 0.0 };
     let per_reach = (REACH_SPACINGS * spacing_m / BED_STEP_M).ceil().max(MIN_BED_PIECES as f64);
     let pieces = reaches * per_reach;
+    let scale = nf / REFERENCE_NODES;
     let bytes = nf * SOLVE_BYTES_PER_NODE as f64
         + reaches * BYTES_PER_REACH as f64
         + pieces * SOLVE_BYTES_PER_BED_PIECE as f64;
@@ -94,9 +111,9 @@ pub fn estimate_solve(settings: &WorldSettings) -> SolveEstimate {
         reaches: reaches as u64,
         bed_pieces: pieces as u64,
         bytes: bytes as u64,
-        seconds: nf * SECONDS_PER_NODE
+        seconds: nf * SECONDS_PER_NODE * scale.powf(NODE_GROWTH)
             + pieces * SECONDS_PER_BED_PIECE
-            + nf * erosion_steps * SECONDS_PER_NODE_STEP,
+            + nf * erosion_steps * SECONDS_PER_NODE_STEP * scale.powf(NODE_STEP_GROWTH),
     }
 }
 
