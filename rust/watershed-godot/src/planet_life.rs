@@ -100,6 +100,14 @@ impl PlanetLife {
         Places::of(&world, &life).boat_launch.map_or(Vector3::ZERO, to_vector3)
     }
 
+    /// Unit direction where the `mouth` place's river runs into the sea: what a walker at
+    /// the mouth looks towards. `Vector3.ZERO` without a mouth.
+    #[func]
+    fn mouth_out(&self) -> Vector3 {
+        let Some((world, life)) = self.life() else { return Vector3::ZERO };
+        Places::of(&world, &life).mouth_out.map_or(Vector3::ZERO, to_vector3)
+    }
+
     /// The headline figures of the solve, as `report.json`'s `figures` (the same names and
     /// values): `river_nodes`, `reaches`, `lakes`, `mouths`, `largest_catchment_km2`,
     /// `max_strahler`, `bank_mismatches`, `lake_shore_mismatches`, `water_steps`, `uphill`,

@@ -1,7 +1,7 @@
 //! Named places on every shipped world and on random seeds of the quick world: each stands
 //! where its name says (wet places in water, dry ones on dry land, biome places in their
 //! biome), around the village, in the documented order; the boat's launch and place lie
-//! their distances down the largest river.
+//! their distances down the largest river; the mouth looks out of its river into the sea.
 
 use proptest::prelude::*;
 use watershed::testkit::{self, QUICK_WORLD};
@@ -63,6 +63,22 @@ fn problems(world: &World, life: &Life, places: &Places) -> Vec<String> {
         }
         (None, None, None) => {}
         other => out.push(format!("{name}: river, launch and boat place disagree: {other:?}")),
+    }
+    // The mouth is the end of a river's last reach, and looks on along that reach.
+    match (places.get("mouth"), places.mouth_out) {
+        (Some(mouth), Some(out_dir)) => {
+            let reaches = &world.terrain.carve.reaches;
+            let last = reaches.iter().find(|r| (r.end.normalize() - mouth).length() < 1e-12);
+            let on = last.is_some_and(|r| {
+                let (start, end) = (r.start.normalize(), r.end.normalize());
+                (end - start).normalize().dot((out_dir - end).normalize()) > 0.999
+            });
+            if !on {
+                out.push(format!("{name}: the mouth is not a river's end looking on along it"));
+            }
+        }
+        (None, None) => {}
+        other => out.push(format!("{name}: mouth and where it looks disagree: {other:?}")),
     }
     out
 }

@@ -33,6 +33,9 @@ pub struct Places {
     /// Where a boat is let go on the largest river, `BOAT_LAUNCH_M` below its mill site
     /// ([`Mills::site`](crate::Mills::site)); `None` without a river to launch on.
     pub boat_launch: Option<DVec3>,
+    /// What a walker at the `mouth` place looks towards: out to sea along its river's last
+    /// reach, one reach beyond the mouth; `None` without a mouth.
+    pub mouth_out: Option<DVec3>,
 }
 
 impl Places {
@@ -40,7 +43,8 @@ impl Places {
     /// village, its mill (on the largest river when none beside the village turns a wheel)
     /// and the river `DOWNSTREAM_M` below it, the boat's place `BOAT_PLACE_M` down the
     /// largest river, the
-    /// nearest open sea (`OPEN_SEA_DEPTH_M` deep), lake node and river mouth, and the
+    /// nearest open sea (`OPEN_SEA_DEPTH_M` deep), lake node and river mouth (where a river's
+    /// last reach meets the sea, nearest by the reach's start), and the
     /// nearest walkable node of each of `BIOME_PLACES`, "nearest" meaning to the village
     /// (to the spawn without one; ties go to the lower index).
     pub fn of(world: &World, life: &Life) -> Self {
@@ -65,16 +69,21 @@ impl Places {
         named.extend(sea.map(|dir| ("sea", dir)));
         named.extend(nearest(world, centre, |i| kind[i] == NodeKind::Lake).map(|dir| ("lake", dir)));
         let mouths = world.terrain.carve.reaches.iter().filter(|r| r.ends_in == ReachEnd::Sea);
-        let mouth = mouths.map(|r| sphere::unit(r.start)).fold(None, |best: Option<DVec3>, m| match best {
-            Some(b) if b.dot(centre) >= m.dot(centre) => Some(b),
-            _ => Some(m),
-        });
-        named.extend(mouth.map(|dir| ("mouth", dir)));
+        // A mouth stands where its river's last reach meets the sea and looks on along it,
+        // one reach further out.
+        let mouth = mouths.map(|r| (sphere::unit(r.end), sphere::unit(r.end * 2.0 - r.start))).fold(
+            None,
+            |best: Option<(DVec3, DVec3)>, m| match best {
+                Some(b) if b.0.dot(centre) >= m.0.dot(centre) => Some(b),
+                _ => Some(m),
+            },
+        );
+        named.extend(mouth.map(|(dir, _)| ("mouth", dir)));
         for biome in BIOME_PLACES {
             let found = life.biomes.nearest(world, &life.climate, biome, centre, BIOME_SLOPE_DEG);
             named.extend(found.map(|i| (biome.name(), world.terrain.lattice.positions()[i])));
         }
-        Places { named, boat_launch }
+        Places { named, boat_launch, mouth_out: mouth.map(|(_, out)| out) }
     }
 
     /// The direction of the place called `name`, if the world has it.
