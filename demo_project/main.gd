@@ -115,6 +115,9 @@ func teleport(place: String) -> void:
 	target = FACING_AWAY.get(place, "")
 	if places.has(target):
 		_walker.call("face", _toward(dir, places[target], -FACING_AWAY_M) * _planet.radius_m())
+	if place == "mouth" and _life.mouth_out() != Vector3.ZERO:
+		# Out of the river into the sea: the nearest open sea may lie behind a headland.
+		_walker.call("face", _life.mouth_out() * _planet.radius_m())
 
 
 ## Shows `place` in the place picker, however the teleport came (the picker, a script).
@@ -162,6 +165,7 @@ func _on_solved(stats: Dictionary) -> void:
 			_set_out(_boat, boat_launch, 0.0)
 		return
 	_dress_sea()
+	_dress_ground()
 	var counts := [stats["river"], stats["lakes"], stats["mouths"]]
 	_counts = "%d river nodes, %d lakes, %d mouths" % counts
 	_status.text = _counts
@@ -173,6 +177,14 @@ func _on_solved(stats: Dictionary) -> void:
 	_boat.freeze = not _boat.visible
 	if _boat.visible:
 		_boat.place_on_water(boat_launch, 0.0)
+
+
+## The ground shader's planet radius (its heights are metres above it), from the world.
+func _dress_ground() -> void:
+	var terrain := get_node("Planet/PlanetTerrain")
+	var material := terrain.get("material") as ShaderMaterial
+	if material != null:
+		material.set_shader_parameter("radius_m", _planet.radius_m())
 
 
 ## The sea's colours, waves and depth map from the solved world.

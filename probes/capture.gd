@@ -7,7 +7,9 @@ extends SceneTree
 ## sea where it looks over the sea; the mill wheel in the frame where it looks at the mill,
 ## the boat where it looks at the boat; no crate, wheel or boat covering more than a fifth
 ## of the frame; terrain triangles at a walker on dry ground no longer than MAX_TRIANGLE_M;
-## the place picker naming the view; the UI panel's words, where the engine draws text. Then
+## the place picker naming the view; the UI panel's words, where the engine draws text; the
+## ground near the walker textured, not flat colour; river and lake water moving, its
+## meshes carrying the water's flow. Then
 ## the UI's pickers and status line (inside its panel), and a contact sheet of every frame
 ## (user://capture_sheet.png, or the path after `--sheet`). Headless there is nothing to
 ## capture: it says so and passes.
@@ -49,6 +51,39 @@ const UI_CORNER := Vector2i(340, 125)
 const MIN_TEXT_SHARE := 0.02
 const TEXT_LIGHT := 0.7
 const TEXT_GREY := 0.1
+## The ground near the walker is textured: the mean luminance difference (0..1) between
+## neighbouring ground pixels in the lower half of the frame (ground found by drawing the
+## terrain once in MASK_GROUND) is at least this. Measured at 640×360 in home's views with
+## the flat vertex-coloured material: 0.0000-0.0005 (the boat view's banks 0.0033); with
+## shaders/ground.gdshader: 0.0066 (village) to 0.0140 (boat).
+const MIN_GROUND_DETAIL := 0.0045
+## Ground pixels (a share of the lower half) below which a view shows too little ground
+## near the walker to judge its texture (the lake and the open sea: water to the horizon).
+const MIN_GROUND_SHARE := 0.015
+## River and lake water moves: two frames WATER_FRAMES apart (a second at --fixed-fps 60),
+## the walker and its camera held still between them, differ on the water's pixels (found
+## by drawing it once in MASK_WATER, before and after) by at least this mean per channel
+## (0..1), and by more than twice what the ground between them does. Nothing in the flat
+## river material moves; with shaders/river.gdshader, measured at 640×360 in home's views:
+## 0.022 (the lake, where only the wind drifts the ripples) to 0.084 (boat), the ground
+## 0.000-0.008.
+const MIN_WATER_CHANGE := 0.01
+const WATER_FRAMES := 60
+## Water pixels (a share of the frame) below which a view shows no river or lake to judge.
+const MIN_WATER_SHARE := 0.02
+## The flat, unlit colours the terrain and its river and lake water are drawn in for the
+## masks, and how near a pixel must come to one to count as it.
+const MASK_GROUND := Color(0, 1, 0)
+const MASK_WATER := Color(1, 0, 1)
+const MASK_NEAR := 0.35
+const MASK_SHADER := """
+shader_type spatial;
+render_mode unshaded, fog_disabled, cull_disabled;
+uniform vec3 mask_color;
+void fragment() {
+	ALBEDO = mask_color;
+}
+"""
 
 var _lib := Lib.new()
 var _main: Node
@@ -83,6 +118,7 @@ func _run() -> void:
 		var shown := picker.get_item_text(picker.selected) if picker.selected >= 0 else ""
 		_lib.check("capture/%s/picker" % view, shown == view, shown, view)
 		_check_frame(view, image)
+		await _check_surfaces(view, image)
 	_check_ui()
 	_write_sheet(frames)
 	_lib.finish(self)
@@ -143,6 +179,192 @@ func _check_frame(view: String, image: Image) -> void:
 		var longest := _triangle_size_near(walker.global_position, TRIANGLE_REACH_M)
 		var fine := longest > 0.0 and longest <= MAX_TRIANGLE_M
 		_lib.check("%s/terrain_triangles" % p, fine, "%.2f m" % longest, "<= %.1f m" % MAX_TRIANGLE_M)
+
+
+## The ground near the walker has texture and the river and lake water in view moves: the
+## terrain and its water are drawn once in flat mask colours to find their pixels, and
+## again a second later.
+func _check_surfaces(view: String, image: Image) -> void:
+	var p := "capture/%s" % view
+	var size := image.get_size()
+	var mask_before := await _mask_frame()
+	var ground := _masked(mask_before, MASK_GROUND)
+	var lower := Rect2i(0, size.y / 2, size.x, size.y - size.y / 2)
+	var share := _count(ground, size.x, lower) / float(lower.get_area())
+	var detail := _neighbour_difference(image, ground, lower)
+	var seen := "%.4f mean luminance step over %.3f of the lower half" % [detail, share]
+	if share < MIN_GROUND_SHARE:
+		_lib.skip("%s/ground_texture" % p, "too little ground near the walker (%s)" % seen)
+	else:
+		var floor_text := ">= %.4f" % MIN_GROUND_DETAIL
+		_lib.check("%s/ground_texture" % p, detail >= MIN_GROUND_DETAIL, seen, floor_text)
+	# The walker (and its camera) holds still for the second, so only what moves by itself
+	# (the water's ripples, the wheel, the boat) changes between the two frames.
+	var walker: Node = _main.get_node("Walker")
+	walker.process_mode = Node.PROCESS_MODE_DISABLED
+	var first := _frame()
+	await _lib.wait_frames(self, WATER_FRAMES)
+	var second := _frame()
+	walker.process_mode = Node.PROCESS_MODE_INHERIT
+	var mask_after := await _mask_frame()
+	var water := _both(_masked(mask_before, MASK_WATER), _masked(mask_after, MASK_WATER))
+	var still := _both(ground, _masked(mask_after, MASK_GROUND))
+	var whole := Rect2i(Vector2i.ZERO, size)
+	var water_share := _count(water, size.x, whole) / float(whole.get_area())
+	var change := _frame_difference(first, second, water)
+	var control := _frame_difference(first, second, still)
+	seen = "water %.4f over %.2f of the frame, ground %.4f" % [change, water_share, control]
+	if water_share < MIN_WATER_SHARE:
+		_lib.skip("%s/water_moves" % p, "no river or lake in view (%s)" % seen)
+		return
+	var moves := change >= MIN_WATER_CHANGE and change > 2.0 * control
+	var least := ">= %.4f and twice the ground's" % MIN_WATER_CHANGE
+	_lib.check("%s/water_moves" % p, moves, seen, least)
+	var flows := _water_flows()
+	var carried := "%d of %d water meshes, fastest %.2f m/s" % [flows.x, flows.y, flows.z]
+	var all_carry := flows.y > 0 and flows.x == flows.y
+	_lib.check("%s/water_flow" % p, all_carry, carried, "every water mesh carries its flow")
+
+
+## The terrain's river and lake meshes: how many carry the water's flow (CUSTOM0), how many
+## there are, and the fastest flow among them, m/s.
+func _water_flows() -> Vector3:
+	var with_flow := 0
+	var meshes := 0
+	var fastest := 0.0
+	for chunk in _main.get_node("Planet/PlanetTerrain").get_children():
+		var water := chunk.get_node_or_null("Water") as MeshInstance3D
+		if water == null or water.mesh == null or water.mesh.get_surface_count() == 0:
+			continue
+		meshes += 1
+		if (water.mesh.surface_get_format(0) & Mesh.ARRAY_FORMAT_CUSTOM0) == 0:
+			continue
+		with_flow += 1
+		var flow: PackedFloat32Array = water.mesh.surface_get_arrays(0)[Mesh.ARRAY_CUSTOM0]
+		for k in range(0, flow.size(), 4):
+			fastest = maxf(fastest, Vector3(flow[k], flow[k + 1], flow[k + 2]).length())
+	return Vector3(with_flow, meshes, fastest)
+
+
+## The frame with the terrain drawn in MASK_GROUND and its river and lake water in
+## MASK_WATER, flat; the materials are put back and drawn again after.
+func _mask_frame() -> Image:
+	var terrain: Node = _main.get_node("Planet/PlanetTerrain")
+	var shader := Shader.new()
+	shader.code = MASK_SHADER
+	var masks := {}
+	for colour: Color in [MASK_GROUND, MASK_WATER]:
+		var material := ShaderMaterial.new()
+		material.shader = shader
+		material.set_shader_parameter("mask_color", colour)
+		masks[colour] = material
+	for chunk in terrain.get_children():
+		_set_material(chunk, masks[MASK_GROUND])
+		_set_material(chunk.get_node_or_null("Water"), masks[MASK_WATER])
+	await _lib.wait_frames(self, 2)
+	var image := _frame()
+	for chunk in terrain.get_children():
+		_set_material(chunk, terrain.material)
+		_set_material(chunk.get_node_or_null("Water"), terrain.water_material)
+	await _lib.wait_frames(self, 2)
+	return image
+
+
+## The frame drawn last, in FORMAT_RGB8.
+func _frame() -> Image:
+	var image := root.get_viewport().get_texture().get_image()
+	image.convert(Image.FORMAT_RGB8)
+	return image
+
+
+func _set_material(node: Node, material: Material) -> void:
+	var instance := node as MeshInstance3D
+	if instance != null:
+		instance.material_override = material
+
+
+## One byte a pixel: 1 where `mask` (FORMAT_RGB8) is near `colour` and so are its four
+## neighbours (the edges of a masked area left out), else 0.
+func _masked(mask: Image, colour: Color) -> PackedByteArray:
+	var width := mask.get_width()
+	var rgb := mask.get_data()
+	var target := Vector3(colour.r, colour.g, colour.b) * 255.0
+	var reach := MASK_NEAR * 255.0
+	var near := PackedByteArray()
+	near.resize(rgb.size() / 3)
+	for k in near.size():
+		var c := Vector3(rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2])
+		near[k] = 1 if c.distance_to(target) < reach else 0
+	var inner := PackedByteArray()
+	inner.resize(near.size())
+	for k in range(width, near.size() - width):
+		inner[k] = near[k] & near[k - 1] & near[k + 1] & near[k - width] & near[k + width]
+	return inner
+
+
+## Pixels set in both masks.
+func _both(a: PackedByteArray, b: PackedByteArray) -> PackedByteArray:
+	var out := PackedByteArray()
+	out.resize(a.size())
+	for k in a.size():
+		out[k] = a[k] & b[k]
+	return out
+
+
+## How many pixels of `rect` a mask of a frame `width` pixels wide sets.
+func _count(mask: PackedByteArray, width: int, rect: Rect2i) -> int:
+	var hits := 0
+	for y in range(rect.position.y, rect.end.y):
+		for x in range(rect.position.x, rect.end.x):
+			hits += mask[y * width + x]
+	return hits
+
+
+## Each pixel's luminance, 0..255, of a FORMAT_RGB8 image.
+func _luminance(image: Image) -> PackedFloat32Array:
+	var rgb := image.get_data()
+	var out := PackedFloat32Array()
+	out.resize(rgb.size() / 3)
+	for k in out.size():
+		out[k] = 0.2126 * rgb[3 * k] + 0.7152 * rgb[3 * k + 1] + 0.0722 * rgb[3 * k + 2]
+	return out
+
+
+## The mean luminance difference (0..1) between each pixel of `rect` that `mask` sets and
+## its right and lower neighbours that it sets too; 0 when there are none.
+func _neighbour_difference(image: Image, mask: PackedByteArray, rect: Rect2i) -> float:
+	var width := image.get_width()
+	var lum := _luminance(image)
+	var sum := 0.0
+	var pairs := 0
+	for y in range(rect.position.y, rect.end.y - 1):
+		for x in range(rect.position.x, rect.end.x - 1):
+			var k := y * width + x
+			if mask[k] == 0:
+				continue
+			if mask[k + 1] == 1:
+				sum += absf(lum[k] - lum[k + 1])
+				pairs += 1
+			if mask[k + width] == 1:
+				sum += absf(lum[k] - lum[k + width])
+				pairs += 1
+	return sum / 255.0 / maxf(pairs, 1.0)
+
+
+## The mean difference per colour channel (0..1) between two FORMAT_RGB8 frames over the
+## pixels `mask` sets; 0 when it sets none.
+func _frame_difference(a: Image, b: Image, mask: PackedByteArray) -> float:
+	var da := a.get_data()
+	var db := b.get_data()
+	var sum := 0
+	var count := 0
+	for k in mask.size():
+		if mask[k] == 0:
+			continue
+		for c in 3:
+			sum += absi(da[3 * k + c] - db[3 * k + c])
+		count += 1
+	return sum / 255.0 / 3.0 / maxf(count, 1.0)
 
 
 ## The UI panel shows its words in the frame, where this engine draws text at all.

@@ -119,7 +119,14 @@ pub fn collision_faces(mesh: &MeshArrays) -> PackedVector3Array {
     PackedVector3Array::from(godot_indices(mesh).map(point).collect::<Vec<_>>())
 }
 
-/// Core mesh arrays as an `ArrayMesh` surface's arrays (vertex, normal, colour, index).
+/// Whether the mesh carries a flow for each vertex, uploaded as `CUSTOM0`.
+fn has_flows(mesh: &MeshArrays) -> bool {
+    !mesh.flows.is_empty() && mesh.flows.len() == mesh.positions.len()
+}
+
+/// Core mesh arrays as an `ArrayMesh` surface's arrays (vertex, normal, colour, index, and
+/// the water's flow as `CUSTOM0` when the mesh has one per vertex: velocity m/s in xyz, foam
+/// 0..=1 in w, read by a shader's `CUSTOM0`).
 pub fn mesh_arrays(mesh: &MeshArrays) -> VarArray {
     use godot::classes::mesh::ArrayType;
     let v3 = |a: &[[f32; 3]]| {
@@ -133,6 +140,10 @@ pub fn mesh_arrays(mesh: &MeshArrays) -> VarArray {
     arrays.set(ArrayType::NORMAL.ord() as usize, &v3(&mesh.normals).to_variant());
     arrays.set(ArrayType::COLOR.ord() as usize, &PackedColorArray::from(colors).to_variant());
     arrays.set(ArrayType::INDEX.ord() as usize, &PackedInt32Array::from(indices).to_variant());
+    if has_flows(mesh) {
+        let flows: Vec<f32> = mesh.flows.iter().flatten().copied().collect();
+        arrays.set(ArrayType::CUSTOM0.ord() as usize, &PackedFloat32Array::from(flows).to_variant());
+    }
     arrays
 }
 
@@ -219,11 +230,19 @@ pub fn rgba_pixels(image: Gd<Image>, rows: usize, cols: usize, who: &str) -> Opt
     Some(image.get_data().as_slice().chunks_exact(4).map(|p| [p[0], p[1], p[2], p[3]]).collect())
 }
 
-/// An `ArrayMesh` with the core mesh as its one surface (empty when it has no triangles).
+/// An `ArrayMesh` with the core mesh as its one surface (empty when it has no triangles);
+/// its flows, where it has them, as `CUSTOM0` in four floats a vertex.
 pub fn array_mesh(mesh: &watershed::MeshArrays) -> Gd<ArrayMesh> {
+    use godot::classes::mesh::{ArrayCustomFormat, ArrayFormat};
     let mut out = ArrayMesh::new_gd();
     if !mesh.indices.is_empty() {
-        out.add_surface_from_arrays(PrimitiveType::TRIANGLES, &mesh_arrays(mesh));
+        let flags = if has_flows(mesh) {
+            let rgba_float = ArrayCustomFormat::RGBA_FLOAT.ord() as u64;
+            ArrayFormat::from_ord(rgba_float << ArrayFormat::CUSTOM0_SHIFT.ord())
+        } else {
+            ArrayFormat::default()
+        };
+        out.add_surface_from_arrays_ex(PrimitiveType::TRIANGLES, &mesh_arrays(mesh)).flags(flags).done();
     }
     out
 }

@@ -50,7 +50,8 @@ pub struct PlanetTerrain {
     #[export]
     material: Option<Gd<Material>>,
     /// Material of the rivers' and lakes' surfaces drawn with each chunk, at the water
-    /// table's levels (the sea is drawn apart); none: no water is drawn.
+    /// table's levels (the sea is drawn apart); none: no water is drawn. Each vertex carries
+    /// the water's flow in `CUSTOM0` (velocity m/s in xyz, foam 0..=1 in w) for a shader.
     #[export]
     water_material: Option<Gd<Material>>,
     chunks: ChunkStreamer,

@@ -9,6 +9,7 @@ use crate::carve::{profile_at, ReachId};
 use crate::life::climate::Climate;
 use crate::math::cube::ChunkKey;
 use crate::math::sphere;
+use crate::output::grid_maps::{FOAM_FALL, FOAM_SPEED_M_S, SHORE_FOAM};
 use crate::output::look;
 use crate::water::levels::SEA_CLEARANCE_M;
 use crate::water::world::World;
@@ -25,6 +26,9 @@ pub struct MeshArrays {
     pub colors: Vec<[f32; 3]>,
     /// Triangles, three vertex indices each.
     pub indices: Vec<u32>,
+    /// Per vertex, the water's velocity in m/s in the same frame as `positions` (xyz) and
+    /// its foam 0..=1 (w); empty for meshes without water flow.
+    pub flows: Vec<[f32; 4]>,
 }
 
 /// The widest sea depth map [`sea_depth_map`] draws, pixels (8192 × 4096 floats:
@@ -92,7 +96,9 @@ impl Terrain {
 }
 
 /// The water surface of reach `id`: a strip along the channel at the river's level,
-/// held just under the sea where the sea covers the ground. Empty for an unknown reach.
+/// held just under the sea where the sea covers the ground, each vertex flowing downstream
+/// at the reach's mean speed, foaming as fast water does and all foam on a fall. Empty for
+/// an unknown reach.
 pub fn reach_water_mesh(world: &World, id: ReachId) -> MeshArrays {
     let (Some(reach), Some(levels)) =
         (world.terrain.carve.reaches.get(id.0 as usize), world.levels.reach_levels.get(id.0 as usize))
@@ -103,6 +109,9 @@ pub fn reach_water_mesh(world: &World, id: ReachId) -> MeshArrays {
     let steps = ((reach.length_m / 4.0).ceil() as usize).max(2);
     let across = reach.across();
     let colour = inland_water_colour(world);
+    let speed = world.levels.reach_flows.get(id.0 as usize).map_or(0.0, |f| f.mean_speed_m_s());
+    let fall = if reach.fall { 1.0 } else { 0.0 };
+    let foam = (speed / FOAM_SPEED_M_S).max(fall).clamp(0.0, 1.0) as f32;
     let mut mesh = MeshArrays::default();
     for k in 0..=steps {
         let t = k as f64 / steps as f64;
@@ -116,6 +125,8 @@ pub fn reach_water_mesh(world: &World, id: ReachId) -> MeshArrays {
             mesh.positions.push((dir * (radius + level)).as_vec3().to_array());
             mesh.normals.push(dir.as_vec3().to_array());
             mesh.colors.push(colour);
+            let [x, y, z] = (reach.along_at(dir) * speed).as_vec3().to_array();
+            mesh.flows.push([x, y, z, foam]);
         }
     }
     for k in 0..steps as u32 {
@@ -130,7 +141,10 @@ pub fn reach_water_mesh(world: &World, id: ReachId) -> MeshArrays {
 /// chunk's `res` × `res` grid at [`WorldWater::inland_surface_at`](crate::WorldWater::inland_surface_at) wherever water stands,
 /// each triangle with a wet corner drawn, its dry corners carried on at the highest
 /// level of their wet neighbours so the surface runs into the bank instead of stopping
-/// short of it. Empty where the chunk holds no river or lake.
+/// short of it. Each vertex's flow is the water table's velocity there
+/// ([`WorldWater::flow_at`](crate::WorldWater::flow_at): zero on lakes and on the bank) with
+/// its foam (fast water, falls and shores, as the heightmap maps foam). Empty where the
+/// chunk holds no river or lake.
 pub fn water_chunk_mesh(world: &World, key: ChunkKey, res: usize) -> MeshArrays {
     let res = res.max(1);
     let side = res + 1;
@@ -140,28 +154,25 @@ pub fn water_chunk_mesh(world: &World, key: ChunkKey, res: usize) -> MeshArrays 
     if wet.iter().all(Option::is_none) {
         return mesh;
     }
+    let radius = world.terrain.settings.radius_m;
+    let grid = WaterGrid { dirs: &dirs, wet: &wet, side, radius_m: radius };
     let level: Vec<Option<f64>> = (0..side * side)
-        .map(|k| {
-            let (i, j) = ((k % side) as isize, (k / side) as isize);
-            wet[k].or_else(|| {
-                let around = (-1..=1).flat_map(|dj| (-1..=1).map(move |di| (i + di, j + dj)));
-                around
-                    .filter(|&(a, b)| (0..side as isize).contains(&a) && (0..side as isize).contains(&b))
-                    .filter_map(|(a, b)| wet[b as usize * side + a as usize])
-                    .reduce(f64::max)
-            })
-        })
+        .map(|k| wet[k].or_else(|| grid.neighbours(k).filter_map(|n| wet[n]).reduce(f64::max)))
         .collect();
     let colour = inland_water_colour(world);
-    let radius = world.terrain.settings.radius_m;
     let mut vertex = vec![u32::MAX; side * side];
     let mut corner = |k: usize, mesh: &mut MeshArrays| -> Option<u32> {
         let surface = level[k]?;
         if vertex[k] == u32::MAX {
             vertex[k] = mesh.positions.len() as u32;
-            mesh.positions.push((dirs[k] * (radius + surface)).as_vec3().to_array());
+            let point = dirs[k] * (radius + surface);
+            mesh.positions.push(point.as_vec3().to_array());
             mesh.normals.push(dirs[k].as_vec3().to_array());
             mesh.colors.push(colour);
+            let velocity = world.water().flow_at(point);
+            let foam = grid.foam(k, velocity.length()) as f32;
+            let [x, y, z] = velocity.as_vec3().to_array();
+            mesh.flows.push([x, y, z, foam]);
         }
         Some(vertex[k])
     };
@@ -181,6 +192,46 @@ pub fn water_chunk_mesh(world: &World, key: ChunkKey, res: usize) -> MeshArrays 
     }
     orient_outward(&mut mesh, key.centre());
     mesh
+}
+
+/// A chunk's water grid: `side` × `side` points, row-major, each with its unit direction
+/// and its river or lake surface (metres above the datum; `None` where dry).
+struct WaterGrid<'a> {
+    dirs: &'a [DVec3],
+    wet: &'a [Option<f64>],
+    side: usize,
+    radius_m: f64,
+}
+
+impl WaterGrid<'_> {
+    /// The points around point `k`, at most eight, those off the grid left out.
+    fn neighbours(&self, k: usize) -> impl Iterator<Item = usize> {
+        let side = self.side as isize;
+        let (i, j) = (k as isize % side, k as isize / side);
+        let around = (-1..=1).flat_map(move |dj| (-1..=1).map(move |di| (i + di, j + dj)));
+        let on_grid = move |&(a, b): &(isize, isize)| {
+            (a, b) != (i, j) && (0..side).contains(&a) && (0..side).contains(&b)
+        };
+        around.filter(on_grid).map(move |(a, b)| (b * side + a) as usize)
+    }
+
+    /// Foam at point `k`, 0..=1, by the heightmap maps' rules: water as fast as
+    /// [`FOAM_SPEED_M_S`], a surface falling [`FOAM_FALL`] per metre to a wet neighbour,
+    /// and [`SHORE_FOAM`] along shores (a wet point beside a dry one, and the dry points the
+    /// surface is carried onto). `speed_m_s` is the water's speed there.
+    fn foam(&self, k: usize, speed_m_s: f64) -> f64 {
+        let Some(here) = self.wet[k] else { return SHORE_FOAM };
+        let (mut shore, mut fall) = (0.0f64, 0.0f64);
+        for n in self.neighbours(k) {
+            let Some(there) = self.wet[n] else {
+                shore = SHORE_FOAM;
+                continue;
+            };
+            let apart_m = (self.dirs[k] - self.dirs[n]).length() * self.radius_m;
+            fall = fall.max((here - there) / apart_m.max(1e-9));
+        }
+        (speed_m_s / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore).clamp(0.0, 1.0)
+    }
 }
 
 /// The vertex colour of river and lake surfaces: the world's shallows, a little towards
@@ -230,5 +281,76 @@ fn orient_outward(mesh: &mut MeshArrays, up: DVec3) {
         if normal.dot(up) < 0.0 {
             tri.swap(1, 2);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::carve::ReachEnd;
+    use crate::math::cube::select_chunks;
+    use crate::testkit::{self, QUICK_WORLD};
+    use crate::NodeKind;
+
+    /// The water vertices of every chunk selected around `dir` (deepest level 7, 16 quads a
+    /// chunk): (point, flow) pairs, after checking each mesh has one flow per vertex with
+    /// foam in 0..=1.
+    fn water_vertices(world: &World, dir: DVec3) -> Vec<(DVec3, [f32; 4])> {
+        let r = world.terrain.settings.radius_m;
+        let mut out = Vec::new();
+        for key in select_chunks(r, dir * (r + 5.0), 1.5, 7) {
+            let mesh = water_chunk_mesh(world, key, 16);
+            assert_eq!(mesh.flows.len(), mesh.positions.len(), "one flow per water vertex");
+            assert!(mesh
+                .flows
+                .iter()
+                .all(|f| f.iter().all(|x| x.is_finite()) && (0.0..=1.0).contains(&f[3])));
+            let points = mesh.positions.iter().map(|p| DVec3::from(p.map(f64::from)));
+            out.extend(points.zip(mesh.flows.iter().copied()));
+        }
+        out
+    }
+
+    /// River water runs downstream along its reach at a speed, lake water stands still: a
+    /// flow field that lost its sign or its reach would draw rivers running uphill.
+    #[test]
+    fn chunk_water_flows_downstream_and_lakes_stand_still() {
+        let world = testkit::built(QUICK_WORLD);
+        let r = world.terrain.settings.radius_m;
+        let reaches = &world.terrain.carve.reaches;
+        // The biggest river reach running into another river, away from falls and the sea.
+        let reach = reaches
+            .iter()
+            .filter(|c| c.ends_in == ReachEnd::River && !c.fall && c.leaves_lake_m.is_none())
+            .filter(|c| world.terrain.ground(c.middle()) > world.terrain.settings.sea_level_m)
+            .max_by(|a, b| a.catchment_m2.total_cmp(&b.catchment_m2))
+            .expect("the quick world has a river");
+        let downstream = reach.along_at(reach.middle());
+        let mut running = 0;
+        for (p, flow) in water_vertices(world, reach.middle()) {
+            let dir = p.normalize();
+            let across_m = (dir - reach.middle()).dot(reach.across()).abs() * r;
+            let along_m = (dir - reach.middle()).dot(downstream).abs() * r;
+            if across_m > reach.half_width_m * 0.5 || along_m > reach.length_m * 0.25 {
+                continue;
+            }
+            let velocity = DVec3::new(f64::from(flow[0]), f64::from(flow[1]), f64::from(flow[2]));
+            assert!(velocity.dot(downstream) > 0.05, "water at the reach's middle flows {velocity}");
+            assert!(velocity.dot(dir).abs() < 1e-3 * velocity.length().max(1.0), "flow leaves the surface");
+            running += 1;
+        }
+        assert!(running > 0, "no water vertex in the reach's middle");
+
+        let lake = world.terrain.drainage.kind.iter().position(|&k| k == NodeKind::Lake);
+        let lake = world.terrain.lattice.positions()[lake.expect("the quick world has a lake")];
+        let mut still = 0;
+        for (p, flow) in water_vertices(world, lake) {
+            let node = world.terrain.lattice.nearest_node(p.normalize()).index();
+            if world.terrain.drainage.kind[node] == NodeKind::Lake {
+                assert!(flow[..3].iter().all(|v| v.abs() < 0.01), "lake water flows {flow:?}");
+                still += 1;
+            }
+        }
+        assert!(still > 0, "no lake vertex");
     }
 }
