@@ -55,7 +55,9 @@ fn problems(world: &World, life: &Life, places: &Places) -> Vec<String> {
     }
     match (world.mills().site(), places.boat_launch, places.get("boat")) {
         (Some(river), Some(launch), Some(boat)) => {
-            for (what, at, want) in [("launch", launch, BOAT_LAUNCH_M), ("boat", boat, BOAT_PLACE_M)] {
+            // Up the river instead where it ends within twice the launch distance.
+            let above = BOAT_LAUNCH_M + (BOAT_LAUNCH_M - BOAT_PLACE_M);
+            for (what, at, want) in [("launch", launch, BOAT_LAUNCH_M), ("boat", boat, above)] {
                 if !down(river, at, want) {
                     out.push(format!("{name}: the {what} {:.2} m down the river", apart(river, at)));
                 }

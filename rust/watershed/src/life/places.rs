@@ -7,13 +7,19 @@ use crate::drainage::NodeKind;
 use crate::life::biome::Biome;
 use crate::life::Life;
 use crate::math::sphere;
+use crate::water::levels::Body;
 use crate::water::world::World;
 use glam::DVec3;
 
 /// How far down the river from the mill a swimmer watches it turn, metres.
 pub const DOWNSTREAM_M: f64 = 12.0;
-/// How far down the largest river the boat is launched, metres.
+/// How far down the largest river the boat is launched, metres (further up, as far again at
+/// most, where the river below has less than [`BOAT_RUN_M`] of river water).
 pub const BOAT_LAUNCH_M: f64 = 40.0;
+/// River water the boat keeps below its launch, metres.
+pub const BOAT_RUN_M: f64 = 20.0;
+/// How far up the river a launch moves at a time to keep [`BOAT_RUN_M`] below it, metres.
+const BOAT_STEP_M: f64 = 4.0;
 /// How far down the largest river the "boat" place is, metres: a little above the launch,
 /// so the boat drifts away from a swimmer there.
 pub const BOAT_PLACE_M: f64 = 32.0;
@@ -31,7 +37,8 @@ pub struct Places {
     /// `downstream`, `boat`, `sea`, `lake`, `mouth`, `forest`, `snow` where the world has them.
     pub named: Vec<(&'static str, DVec3)>,
     /// Where a boat is let go on the largest river, `BOAT_LAUNCH_M` below its mill site
-    /// ([`Mills::site`](crate::Mills::site)); `None` without a river to launch on.
+    /// ([`Mills::site`](crate::Mills::site)), or further up where less than `BOAT_RUN_M`
+    /// of river water lies below that; `None` without a river to launch on.
     pub boat_launch: Option<DVec3>,
     /// What a walker at the `mouth` place looks towards: out to sea along its river's last
     /// reach, one reach beyond the mouth; `None` without a mouth.
@@ -61,8 +68,23 @@ impl Places {
             named.push(("mill", dir));
             named.push(("downstream", down_the_river(world, reach, DOWNSTREAM_M)));
         }
-        let boat_launch = largest.map(|reach| down_the_river(world, reach, BOAT_LAUNCH_M));
-        named.extend(largest.map(|reach| ("boat", down_the_river(world, reach, BOAT_PLACE_M))));
+        // The boat keeps river water with a current below its launch: where the largest
+        // river meets a lake or the sea (or the sea covers its last reaches) within
+        // BOAT_RUN_M of the launch, it is launched further up, in steps of BOAT_STEP_M.
+        let river_at = |reach: usize, along_m: f64| {
+            let at = along_the_river(world, reach, along_m);
+            world.water().at(at).is_some_and(|w| w.body == Body::River)
+        };
+        let launch_m = |reach: usize| {
+            let mut tries = (0..)
+                .map(|k| BOAT_LAUNCH_M - BOAT_STEP_M * f64::from(k))
+                .take_while(|&s| s >= -BOAT_LAUNCH_M);
+            tries.find(|&s| river_at(reach, s + BOAT_RUN_M)).unwrap_or(-BOAT_LAUNCH_M)
+        };
+        let boat_launch = largest.map(|reach| along_the_river(world, reach, launch_m(reach)));
+        named.extend(largest.map(|reach| {
+            ("boat", along_the_river(world, reach, launch_m(reach) - (BOAT_LAUNCH_M - BOAT_PLACE_M)))
+        }));
         let open_sea = world.terrain.settings.sea_level_m - OPEN_SEA_DEPTH_M;
         let kind = &world.terrain.drainage.kind;
         let sea = nearest(world, centre, |i| kind[i] == NodeKind::Sea && world.terrain.heights[i] < open_sea);
@@ -107,6 +129,33 @@ pub fn down_the_river(world: &World, reach: usize, distance_m: f64) -> DVec3 {
         match world.terrain.carve.reach_from(r.to.index()).filter(|_| r.ends_in == ReachEnd::River) {
             Some(next) => (k, t, left) = (next.0 as usize, 0.0, left - ahead),
             None => return sphere::unit(r.end),
+        }
+    }
+}
+
+/// The unit direction `along_m` metres down the river from the middle of reach `reach`
+/// ([`down_the_river`]), or up it for a negative `along_m`: up the reaches bringing the most
+/// water (ties to the lower id), stopping at the river's source.
+fn along_the_river(world: &World, reach: usize, along_m: f64) -> DVec3 {
+    if along_m >= 0.0 {
+        return down_the_river(world, reach, along_m);
+    }
+    let carve = &world.terrain.carve;
+    let reaches = &carve.reaches;
+    let (mut k, mut t, mut left) = (reach, 0.5, -along_m);
+    loop {
+        let r = &reaches[k];
+        let behind = t * r.length_m;
+        if left <= behind {
+            return r.point_at(t - left / r.length_m.max(f64::MIN_POSITIVE));
+        }
+        let above = carve.reaches_at(r.from.index()).iter().map(|&j| j as usize);
+        let main = above
+            .filter(|&j| reaches[j].to == r.from)
+            .max_by(|&a, &b| reaches[a].catchment_m2.total_cmp(&reaches[b].catchment_m2).then(b.cmp(&a)));
+        match main {
+            Some(j) => (k, t, left) = (j, 1.0, left - behind),
+            None => return sphere::unit(r.start),
         }
     }
 }
