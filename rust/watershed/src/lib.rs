@@ -148,7 +148,7 @@ pub use floating::hull::{Hull, WATER_DENSITY};
 // 8. life: climate, biomes, sites, places, scatter
 pub use life::biome::{altitude, biome_at, Biome, Biomes, Conditions, BIOMES};
 pub use life::climate::{temperature_c, Climate};
-pub use life::places::{Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, DOWNSTREAM_M};
+pub use life::places::{Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, BOAT_RUN_M, DOWNSTREAM_M};
 pub use life::scatter::{Instance, Scatter, ScatterKind, ScatterRules};
 pub use life::sites::{Site, SiteRules, Sites, Spawn};
 pub use life::Life;
