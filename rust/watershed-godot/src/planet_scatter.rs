@@ -17,8 +17,10 @@ use watershed::{
 type BuiltChunk = (ChunkKey, Vec<Instance>);
 
 /// Trees and rocks on the solver's world, in square chunks of the cube-sphere within
-/// `radius_m` of the viewer: one `MultiMeshInstance3D` per chunk and kind (`tree_mesh`,
-/// `rock_mesh`; a kind without a mesh is not drawn). Density follows the biome; nothing
+/// `radius_m` of the viewer: one `MultiMeshInstance3D` per chunk and kind (`tree_mesh` for
+/// conifers, `broadleaf_mesh`, `shrub_mesh`, `rock_mesh`; a broadleaf or shrub without its
+/// own mesh is drawn with `tree_mesh`, a kind without any mesh is not drawn). Density and
+/// the kinds of tree follow the biome; nothing
 /// stands in water, on slopes too steep or in the village's clearing. The things in a chunk
 /// depend only on the world, so every peer sees the same forest. The world's climate and
 /// sites are shared with `PlanetLife` and `PlanetTerrain`; the chunks are built on worker
@@ -46,9 +48,16 @@ pub struct PlanetScatter {
     #[export(range = (1.0, 100.0, 0.5))]
     #[init(val = 6.0)]
     spacing_m: f64,
-    /// The mesh drawn for each tree.
+    /// The mesh drawn for each conifer, and for broadleaves and shrubs that have no mesh of
+    /// their own.
     #[export]
     tree_mesh: Option<Gd<Mesh>>,
+    /// The mesh drawn for each broadleaf tree (empty: `tree_mesh`).
+    #[export]
+    broadleaf_mesh: Option<Gd<Mesh>>,
+    /// The mesh drawn for each shrub (empty: `tree_mesh`).
+    #[export]
+    shrub_mesh: Option<Gd<Mesh>>,
     /// The mesh drawn for each rock.
     #[export]
     rock_mesh: Option<Gd<Mesh>>,
@@ -150,8 +159,11 @@ impl PlanetScatter {
     fn show_chunk(&mut self, key: ChunkKey, things: &[Instance], radius: f64) {
         let mut holder = Node3D::new_alloc();
         holder.set_name(&Self::name(key));
+        let or_tree = |mesh: &Option<Gd<Mesh>>| mesh.clone().or_else(|| self.tree_mesh.clone());
         for (kind, mesh, name) in [
-            (ScatterKind::Tree, self.tree_mesh.clone(), "Trees"),
+            (ScatterKind::Conifer, self.tree_mesh.clone(), "Conifers"),
+            (ScatterKind::Broadleaf, or_tree(&self.broadleaf_mesh), "Broadleaves"),
+            (ScatterKind::Shrub, or_tree(&self.shrub_mesh), "Shrubs"),
             (ScatterKind::Rock, self.rock_mesh.clone(), "Rocks"),
         ] {
             let Some(mesh) = mesh else { continue };

@@ -149,7 +149,7 @@ pub use floating::hull::{Hull, WATER_DENSITY};
 pub use life::biome::{altitude, biome_at, Biome, Biomes, Conditions, BIOMES};
 pub use life::climate::{temperature_c, Climate};
 pub use life::places::{Places, BIOME_PLACES, BOAT_LAUNCH_M, BOAT_PLACE_M, BOAT_RUN_M, DOWNSTREAM_M};
-pub use life::scatter::{Instance, Scatter, ScatterKind, ScatterRules};
+pub use life::scatter::{tree_mix, Instance, Scatter, ScatterKind, ScatterRules};
 pub use life::sites::{Site, SiteRules, Sites, Spawn};
 pub use life::Life;
 

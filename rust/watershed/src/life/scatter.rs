@@ -1,4 +1,4 @@
-//! Trees and rocks, scattered per chunk of the cube-sphere: one candidate in each cell of a
+//! Trees of three kinds and rocks, scattered per chunk of the cube-sphere: one candidate in each cell of a
 //! fixed grid on every cube face, jittered inside its cell (blue-noise-like: no two closer
 //! than a third of a cell), kept by the biome's density and never in water, on slopes too
 //! steep or in a village's clearing. Each cell draws from its own seed (the world seed and
@@ -18,10 +18,24 @@ use glam::DVec3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum ScatterKind {
-    /// A tree.
-    Tree = 0,
+    /// A conifer: a tall, narrow evergreen.
+    Conifer = 0,
     /// A rock.
     Rock = 1,
+    /// A broadleaf tree: a round crown on a trunk.
+    Broadleaf = 2,
+    /// A shrub: a low bush.
+    Shrub = 3,
+}
+
+impl ScatterKind {
+    /// The tree kinds, in the order [`tree_mix`] gives their shares.
+    pub const TREES: [ScatterKind; 3] = [ScatterKind::Conifer, ScatterKind::Broadleaf, ScatterKind::Shrub];
+
+    /// Whether this is a tree (of any kind), not a rock.
+    pub fn is_tree(self) -> bool {
+        self != ScatterKind::Rock
+    }
 }
 
 /// One scattered thing.
@@ -85,6 +99,33 @@ pub fn density(biome: Biome) -> (f64, f64) {
     }
 }
 
+/// How a biome's trees divide among [`ScatterKind::TREES`] (conifer, broadleaf, shrub),
+/// shares summing to 1: evergreens where it is cold, broadleaves in the temperate
+/// lowlands, shrubs where trees struggle (wet, dry or exposed ground).
+pub fn tree_mix(biome: Biome) -> [f64; 3] {
+    match biome {
+        Biome::Forest => [0.55, 0.4, 0.05],
+        Biome::Grassland => [0.1, 0.5, 0.4],
+        Biome::Wetland => [0.0, 0.3, 0.7],
+        Biome::Tundra => [0.3, 0.0, 0.7],
+        Biome::Alpine => [0.6, 0.0, 0.4],
+        Biome::Desert => [0.0, 0.0, 1.0],
+        Biome::Rock | Biome::Snow | Biome::Beach => [1.0, 0.0, 0.0],
+    }
+}
+
+/// The tree kind a `pick` (uniform in 0..1) chooses from the `mix` of [`tree_mix`].
+fn tree_kind(mix: [f64; 3], pick: f64) -> ScatterKind {
+    let mut below = 0.0;
+    for (kind, share) in ScatterKind::TREES.into_iter().zip(mix) {
+        below += share;
+        if pick < below {
+            return kind;
+        }
+    }
+    ScatterKind::Shrub
+}
+
 /// A world's scatter: what each chunk holds.
 pub struct Scatter<'a> {
     world: &'a World,
@@ -140,11 +181,12 @@ impl<'a> Scatter<'a> {
         let roll = rng.next_f64();
         let scale = rng.range(0.7, 1.3);
         let yaw_rad = rng.range(0.0, std::f64::consts::TAU);
+        let pick = rng.next_f64();
         let dir = cube_to_sphere(face, u, v);
         let (biome, height_m, slope_deg) = biome_and_slope_at(self.world, self.climate, dir)?;
         let (tree, rock) = density(biome);
         let kind = if roll < tree && slope_deg <= self.rules.tree_slope_deg {
-            ScatterKind::Tree
+            tree_kind(tree_mix(biome), pick)
         } else if roll >= tree && roll < tree + rock && slope_deg <= self.rules.rock_slope_deg {
             ScatterKind::Rock
         } else {
@@ -189,6 +231,23 @@ mod tests {
     }
 
     #[test]
+    fn each_biome_divides_its_trees_by_its_mix() {
+        for biome in crate::life::biome::BIOMES {
+            let mix = tree_mix(biome);
+            assert!((mix.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{biome:?}: {mix:?}");
+            let mut counts = [0usize; 3];
+            for k in 0..1000 {
+                let kind = tree_kind(mix, (f64::from(k) + 0.5) / 1000.0);
+                counts[ScatterKind::TREES.iter().position(|&t| t == kind).expect("a tree")] += 1;
+            }
+            for (count, share) in counts.iter().zip(mix) {
+                assert!((*count as f64 / 1000.0 - share).abs() <= 0.001, "{biome:?}: {counts:?} for {mix:?}");
+            }
+        }
+        assert_eq!(tree_mix(Biome::Desert), [0.0, 0.0, 1.0], "only shrubs in the desert");
+    }
+
+    #[test]
     fn nothing_stands_in_water_on_a_cliff_or_in_a_clearing() {
         let world = testkit::built(testkit::QUICK_WORLD);
         let climate = Climate::of(world);
@@ -197,7 +256,7 @@ mod tests {
         let scatter = Scatter::new(world, &climate, &sites, rules);
         let village = sites.village.expect("the quick world has a village");
         let around = village.dir * world.terrain.settings.radius_m;
-        let mut seen = [0usize; 2];
+        let mut seen = [0usize; 4];
         for key in select_chunks(world.terrain.settings.radius_m, around, 1.5, 7) {
             if (key.centre() - village.dir).length() * world.terrain.settings.radius_m > 600.0 {
                 continue;
@@ -207,8 +266,7 @@ mod tests {
                 assert!(world.water().at(thing.dir).is_none(), "never in water");
                 let (_, h, slope) = biome_and_slope_at(world, &climate, thing.dir).expect("dry");
                 assert_eq!(h, thing.height_m);
-                let limit =
-                    if thing.kind == ScatterKind::Tree { rules.tree_slope_deg } else { rules.rock_slope_deg };
+                let limit = if thing.kind.is_tree() { rules.tree_slope_deg } else { rules.rock_slope_deg };
                 assert!(slope <= limit, "{slope}° under a {:?}", thing.kind);
                 assert!(
                     (thing.dir - village.dir).length() * world.terrain.settings.radius_m >= rules.clearing_m
@@ -219,6 +277,7 @@ mod tests {
                 assert!((y / thing.scale - thing.dir).length() < 1e-12, "up is up");
             }
         }
-        assert!(seen[0] > 0 && seen[1] > 0, "trees and rocks near the village: {seen:?}");
+        assert!(seen[0] > 0 && seen[1] > 0, "conifers and rocks near the village: {seen:?}");
+        assert!(seen[2] + seen[3] > 0, "more than one kind of tree near the village: {seen:?}");
     }
 }
