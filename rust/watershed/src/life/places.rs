@@ -11,8 +11,9 @@ use crate::water::levels::Body;
 use crate::water::world::World;
 use glam::DVec3;
 
-/// How far down the river from the mill a swimmer watches it turn, metres.
-pub const DOWNSTREAM_M: f64 = 12.0;
+/// How far down the river from the mill a swimmer watches it turn, metres: far enough to
+/// see the wheel with its mill house (about 6 m across) in one view.
+pub const DOWNSTREAM_M: f64 = 25.0;
 /// How far down the largest river the boat is launched, metres (further up, as far again at
 /// most, where the river below has less than [`BOAT_RUN_M`] of river water).
 pub const BOAT_LAUNCH_M: f64 = 40.0;
@@ -81,9 +82,10 @@ impl Places {
                 .take_while(|&s| s >= -BOAT_LAUNCH_M);
             tries.find(|&s| river_at(reach, s + BOAT_RUN_M)).unwrap_or(-BOAT_LAUNCH_M)
         };
-        let boat_launch = largest.map(|reach| along_the_river(world, reach, launch_m(reach)));
-        named.extend(largest.map(|reach| {
-            ("boat", along_the_river(world, reach, launch_m(reach) - (BOAT_LAUNCH_M - BOAT_PLACE_M)))
+        let launch = largest.map(|reach| (reach, launch_m(reach)));
+        let boat_launch = launch.map(|(reach, at_m)| along_the_river(world, reach, at_m));
+        named.extend(launch.map(|(reach, at_m)| {
+            ("boat", along_the_river(world, reach, at_m - (BOAT_LAUNCH_M - BOAT_PLACE_M)))
         }));
         let open_sea = world.terrain.settings.sea_level_m - OPEN_SEA_DEPTH_M;
         let kind = &world.terrain.drainage.kind;

@@ -160,6 +160,15 @@ pub fn hterrain_side(rows: usize, cols: usize) -> usize {
     HTERRAIN_SIDES.into_iter().min_by_key(|&s| (s.abs_diff(n), usize::MAX - s)).unwrap_or(HTERRAIN_SIDES[0])
 }
 
+/// Foam, 0..=1, where water runs at `speed_m_s` and its surface falls `fall` metres a
+/// metre to the steepest wet neighbour, `at_shore` beside dry ground: the larger of the
+/// speed over [`FOAM_SPEED_M_S`], the fall over [`FOAM_FALL`] and [`SHORE_FOAM`] at a
+/// shore. The one foam rule of the heightmap maps and the planet's water meshes.
+pub fn foam(speed_m_s: f64, fall: f64, at_shore: bool) -> f64 {
+    let shore = if at_shore { SHORE_FOAM } else { 0.0 };
+    (speed_m_s / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore).clamp(0.0, 1.0)
+}
+
 /// Foam at cell `i` of `world` where the water runs at `speed_m_s`, 0..=255: fast water,
 /// a falling surface and shores; none on dry ground.
 fn foam_at(world: &HeightmapWorld, i: usize, speed_m_s: f64) -> u8 {
@@ -168,16 +177,16 @@ fn foam_at(world: &HeightmapWorld, i: usize, speed_m_s: f64) -> u8 {
     if !wet(i) {
         return 0;
     }
-    let mut shore = 0.0f64;
+    let mut at_shore = false;
     let mut fall = 0.0f64;
     for j in grid.neighbors(i) {
         if wet(j) {
             fall = fall.max((world.level[i] - world.level[j]) / grid.distance_m(i, j));
         } else {
-            shore = SHORE_FOAM;
+            at_shore = true;
         }
     }
-    unit_byte((speed_m_s / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore))
+    unit_byte(foam(speed_m_s, fall, at_shore))
 }
 
 /// Terrain3D's 32-bit control word: base texture id (5 bits from bit 27), overlay texture

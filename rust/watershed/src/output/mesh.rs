@@ -9,7 +9,7 @@ use crate::carve::{profile_at, ReachId};
 use crate::life::climate::Climate;
 use crate::math::cube::ChunkKey;
 use crate::math::sphere;
-use crate::output::grid_maps::{FOAM_FALL, FOAM_SPEED_M_S, SHORE_FOAM};
+use crate::output::grid_maps::{foam, FOAM_FALL, SHORE_FOAM};
 use crate::output::look;
 use crate::water::levels::SEA_CLEARANCE_M;
 use crate::water::world::World;
@@ -110,8 +110,8 @@ pub fn reach_water_mesh(world: &World, id: ReachId) -> MeshArrays {
     let across = reach.across();
     let colour = inland_water_colour(world);
     let speed = world.levels.reach_flows.get(id.0 as usize).map_or(0.0, |f| f.mean_speed_m_s());
-    let fall = if reach.fall { 1.0 } else { 0.0 };
-    let foam = (speed / FOAM_SPEED_M_S).max(fall).clamp(0.0, 1.0) as f32;
+    let fall = if reach.fall { FOAM_FALL } else { 0.0 };
+    let foam = foam(speed, fall, false) as f32;
     let mut mesh = MeshArrays::default();
     for k in 0..=steps {
         let t = k as f64 / steps as f64;
@@ -215,22 +215,21 @@ impl WaterGrid<'_> {
         around.filter(on_grid).map(move |(a, b)| (b * side + a) as usize)
     }
 
-    /// Foam at point `k`, 0..=1, by the heightmap maps' rules: water as fast as
-    /// [`FOAM_SPEED_M_S`], a surface falling [`FOAM_FALL`] per metre to a wet neighbour,
-    /// and [`SHORE_FOAM`] along shores (a wet point beside a dry one, and the dry points the
-    /// surface is carried onto). `speed_m_s` is the water's speed there.
+    /// Foam at point `k`, 0..=1, by the heightmap maps' rule ([`foam`]): shores are a wet
+    /// point beside a dry one, and the dry points the surface is carried onto (always
+    /// [`SHORE_FOAM`]). `speed_m_s` is the water's speed there.
     fn foam(&self, k: usize, speed_m_s: f64) -> f64 {
         let Some(here) = self.wet[k] else { return SHORE_FOAM };
-        let (mut shore, mut fall) = (0.0f64, 0.0f64);
+        let (mut at_shore, mut fall) = (false, 0.0f64);
         for n in self.neighbours(k) {
             let Some(there) = self.wet[n] else {
-                shore = SHORE_FOAM;
+                at_shore = true;
                 continue;
             };
             let apart_m = (self.dirs[k] - self.dirs[n]).length() * self.radius_m;
             fall = fall.max((here - there) / apart_m.max(1e-9));
         }
-        (speed_m_s / FOAM_SPEED_M_S).max(fall / FOAM_FALL).max(shore).clamp(0.0, 1.0)
+        foam(speed_m_s, fall, at_shore)
     }
 }
 
