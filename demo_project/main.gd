@@ -6,29 +6,39 @@ extends Node3D
 ## places are set out as soon as it has (the village's houses, the mill, the crate, the
 ## boat and the walker at the spawn), so the scene shows the country a player lands in.
 
-const DEPTH_MAP_WIDTH := 1024
+const Buildings := preload("res://buildings.gd")
+## The sea depth map's width, pixels: 2048 gives about 30 m a pixel on home, fine enough
+## for the shallows and the surf along a coast.
+const DEPTH_MAP_WIDTH := 2048
+## The distance haze: a far hill this many planet radii away is half hidden in it.
+const HAZE_HALF_RADII := 0.15
 ## Named places that stand in water; the walker lands on dry ground at every other one.
 const WET_PLACES: Array[String] = ["sea", "lake", "mill", "downstream", "mouth", "boat"]
-## The crate floats this far from the open-sea place, away from the river mouth, metres: in
+## The crate floats this far from the open-sea place towards the river mouth, metres: in
 ## front of a walker arriving at the sea, not on top of it.
 const CRATE_OFFSET_M := 12.0
 ## The crate is dropped this far above where it floats, metres.
 const CRATE_DROP_M := 3.0
-## What the walker faces on arriving at a place: another place.
+## What the walker faces on arriving at a place: another place. From the open sea it looks
+## back at the coast where the river comes out, over the crate, to the shallows and the surf.
 const FACING := {
-	"spawn": "village", "village": "mill", "downstream": "mill", "mill": "village", "mouth": "sea"
+	"spawn": "village",
+	"village": "mill",
+	"downstream": "mill",
+	"mill": "village",
+	"mouth": "sea",
+	"sea": "mouth",
 }
-## What the walker turns its back on arriving at a place: the open sea faces away from the
-## mouth, out to the horizon and the crate.
-const FACING_AWAY := {"sea": "mouth"}
-const FACING_AWAY_M := 100.0
 ## How often the status line reads the biome under the walker, seconds.
 const BIOME_EVERY_S := 0.5
-## The settlement's houses: how many, on a ring this far from its centre (metres), and
-## each house's size (metres: width, height, depth).
-const HOUSES := 6
-const HOUSE_RING_M := 14.0
-const HOUSE_SIZE := Vector3(4.0, 3.0, 5.0)
+## The settlement's houses: how many, between these distances from its centre (metres),
+## the smallest and largest (metres: width, wall height, depth), and how far a house may
+## turn from facing the centre (radians).
+const HOUSES := 7
+const HOUSE_RING_M := Vector2(20.0, 30.0)
+const HOUSE_MIN := Vector3(4.0, 2.6, 5.0)
+const HOUSE_MAX := Vector3(6.5, 3.6, 8.0)
+const HOUSE_TURN := 0.45
 
 ## Name -> unit direction from the planet's centre, filled when a world is solved
 ## (PlanetLife.places()).
@@ -76,9 +86,14 @@ func _process(delta: float) -> void:
 	_biome_clock += delta
 	if _counts == "" or _biome_clock < BIOME_EVERY_S:
 		return
+	_show_biome()
+
+
+## The status line: the solve's counts and the biome under the walker ("water" in water).
+func _show_biome() -> void:
 	_biome_clock = 0.0
 	var under := _walker.global_position
-	if under == Vector3.ZERO:
+	if _counts == "" or under == Vector3.ZERO:
 		return
 	var biome := _life.biome_at(under)
 	_status.text = "%s; %s" % [_counts, biome if biome != "" else "water"]
@@ -105,6 +120,7 @@ func teleport(place: String) -> void:
 		altitude = level + 0.5
 	_walker.call("teleport_to", dir * (_planet.radius_m() + altitude))
 	_show_place(place)
+	_show_biome()
 	var target: String = FACING.get(place, "")
 	if places.has(target):
 		_walker.call("face", places[target] * _planet.radius_m())
@@ -112,9 +128,6 @@ func teleport(place: String) -> void:
 		# The boat is let go again, so the walker watches it drift off.
 		_boat.place_on_water(boat_launch, 0.0)
 		_walker.call("face", boat_launch * _planet.radius_m())
-	target = FACING_AWAY.get(place, "")
-	if places.has(target):
-		_walker.call("face", _toward(dir, places[target], -FACING_AWAY_M) * _planet.radius_m())
 	if place == "mouth" and _life.mouth_out() != Vector3.ZERO:
 		# Out of the river into the sea: the nearest open sea may lie behind a headland.
 		_walker.call("face", _life.mouth_out() * _planet.radius_m())
@@ -154,7 +167,7 @@ func _on_solved(stats: Dictionary) -> void:
 	if _mill.visible:
 		_mill.call("place_at", places["mill"])
 	var sea: Vector3 = places.get("sea", places["spawn"])
-	var crate_at := _toward(sea, places.get("mouth", sea), -CRATE_OFFSET_M)
+	var crate_at := _toward(sea, places.get("mouth", sea), CRATE_OFFSET_M)
 	_boat.visible = boat_launch != Vector3.ZERO
 	if Engine.is_editor_hint():
 		# The sea's uniforms and depth map stay the game's: set here, they would be saved
@@ -166,6 +179,7 @@ func _on_solved(stats: Dictionary) -> void:
 		return
 	_dress_sea()
 	_dress_ground()
+	_dress_sky()
 	var counts := [stats["river"], stats["lakes"], stats["mouths"]]
 	_counts = "%d river nodes, %d lakes, %d mouths" % counts
 	_status.text = _counts
@@ -185,6 +199,25 @@ func _dress_ground() -> void:
 	var material := terrain.get("material") as ShaderMaterial
 	if material != null:
 		material.set_shader_parameter("radius_m", _planet.radius_m())
+
+
+## The sky, the sun's colour and the distance haze from the world's look (`sky_color`): the
+## horizon and far hills fade into the sky's colour.
+func _dress_sky() -> void:
+	var sky_color: Color = _planet.settings.sky_color
+	var horizon := sky_color.lerp(Color.WHITE, 0.3)
+	var environment := ($WorldEnvironment as WorldEnvironment).environment
+	var sky := environment.sky.sky_material as ProceduralSkyMaterial
+	if sky != null:
+		sky.sky_top_color = sky_color.darkened(0.3)
+		sky.sky_horizon_color = horizon
+		sky.ground_horizon_color = horizon
+		sky.ground_bottom_color = sky_color.darkened(0.2)
+	environment.fog_enabled = true
+	environment.fog_light_color = horizon
+	environment.fog_density = log(2.0) / (HAZE_HALF_RADII * _planet.radius_m())
+	environment.fog_sky_affect = 0.0
+	($Sun as DirectionalLight3D).light_color = Color(1.0, 0.96, 0.88).lerp(sky_color, 0.1)
 
 
 ## The sea's colours, waves and depth map from the solved world.
@@ -214,8 +247,10 @@ func _set_out(node: Node3D, dir: Vector3, above_m: float) -> void:
 	node.global_transform = Transform3D(basis, up * (_planet.radius_m() + surface + above_m))
 
 
-## HOUSES box houses on a ring around the settlement at `site`, standing on the carved
-## ground with their walls upright (none without a settlement: Vector3.ZERO).
+## HOUSES houses around the settlement at `site`, each on its own plot (a sector of the
+## ring), of its own size, turned its own way towards the centre, standing on the carved
+## ground on a plinth down to its lowest corner; none in water, none without a settlement
+## (Vector3.ZERO). The same site gives the same village.
 func _place_houses(site: Vector3) -> void:
 	var village := get_node_or_null("Village")
 	if village != null:
@@ -226,25 +261,43 @@ func _place_houses(site: Vector3) -> void:
 	village = Node3D.new()
 	village.name = "Village"
 	add_child(village)
-	var mesh := BoxMesh.new()
-	mesh.size = HOUSE_SIZE
-	var walls := StandardMaterial3D.new()
-	walls.albedo_color = Color(0.72, 0.62, 0.48)
-	mesh.material = walls
+	var look := RandomNumberGenerator.new()
+	look.seed = hash(site)
 	var axes := _east_north(site)
-	var radius := _planet.radius_m()
 	for k in HOUSES:
-		var a := TAU * k / HOUSES
-		var dir := _toward(site, axes[0] * sin(a) + axes[1] * cos(a), HOUSE_RING_M)
-		var house := MeshInstance3D.new()
-		house.mesh = mesh
-		var up := dir
-		var facing := (site - dir * site.dot(dir)).normalized()
-		var side := up.cross(facing).normalized()
-		house.transform = Transform3D(Basis(side, up, side.cross(up)), Vector3.ZERO)
-		var foot := radius + _solver.ground_at(dir)
-		house.position = dir * (foot + HOUSE_SIZE.y / 2.0 - 0.3)
+		var a := TAU * (k + look.randf_range(-0.3, 0.3)) / HOUSES
+		var ring := look.randf_range(HOUSE_RING_M.x, HOUSE_RING_M.y)
+		var dir := _toward(site, axes[0] * sin(a) + axes[1] * cos(a), ring)
+		var size := Vector3(
+			look.randf_range(HOUSE_MIN.x, HOUSE_MAX.x),
+			look.randf_range(HOUSE_MIN.y, HOUSE_MAX.y),
+			look.randf_range(HOUSE_MIN.z, HOUSE_MAX.z)
+		)
+		var frame := _plot(dir, site, look.randf_range(-HOUSE_TURN, HOUSE_TURN))
+		var corners := PackedFloat64Array()
+		for corner in [Vector3(-1, 0, -1), Vector3(1, 0, -1), Vector3(-1, 0, 1), Vector3(1, 0, 1)]:
+			var at: Vector3 = frame * (corner * size / 2.0)
+			corners.append(_solver.ground_at(at))
+		var wet := _water.level_at(dir)
+		if not is_nan(wet) and wet > _solver.ground_at(dir):
+			continue
+		var floor_m: float = Array(corners).max()
+		var house := Buildings.house(size, floor_m - Array(corners).min(), look)
+		house.name = "House%d" % k
+		house.transform = Transform3D(frame.basis, dir * (_planet.radius_m() + floor_m))
 		village.add_child(house)
+
+
+## The frame of a plot at unit direction `dir`: +Y up, +Z (the door) towards `centre`
+## turned by `turn` radians, its origin `dir` on the planet (radius_m from its centre).
+func _plot(dir: Vector3, centre: Vector3, turn: float) -> Transform3D:
+	var up := dir.normalized()
+	var facing := centre - up * centre.dot(up)
+	if facing.length() < 1e-9:
+		facing = _east_north(up)[1]
+	var front := facing.normalized().rotated(up, turn)
+	var basis := Basis(up.cross(front), up, front)
+	return Transform3D(basis, up * _planet.radius_m())
 
 
 ## The direction `distance_m` metres from `from` on the way to `to` (a place, or any vector
