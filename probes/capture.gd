@@ -5,14 +5,14 @@ extends SceneTree
 ## user://capture_<view>.png and checks it: not washed out; the sky above the ground or the
 ## water where the view looks out over the country (the horizon is in the frame); blue-green
 ## sea where it looks over the sea; the mill wheel in the frame where it looks at the mill,
-## the boat where it looks at the boat; no crate, wheel or boat covering more than a fifth
-## of the frame; terrain triangles at a walker on dry ground no longer than MAX_TRIANGLE_M;
-## the place picker naming the view; the UI panel's words, where the engine draws text; the
-## ground near the walker textured, not flat colour; river and lake water moving, its
-## meshes carrying the water's flow. Then
-## the UI's pickers and status line (inside its panel), and a contact sheet of every frame
-## (user://capture_sheet.png, or the path after `--sheet`). Headless there is nothing to
-## capture: it says so and passes.
+## the boat where it looks at the boat; no crate, mill, boat or village house covering more
+## than a fifth of the frame; terrain triangles at a walker on dry ground no longer than
+## MAX_TRIANGLE_M; the place picker naming the view, the status line what the walker stands
+## in; the UI panel's words, where the engine draws text; the ground near the walker
+## textured, not flat colour; river and lake water moving, its meshes carrying the water's
+## flow. Then the UI's pickers and status line (inside its panel), and a contact sheet of
+## every frame (user://capture_sheet.png, or the path after `--sheet`). Headless there is
+## nothing to capture: it says so and passes.
 
 const Lib := preload("res://probes/probe_lib.gd")
 const VIEWS: Array[String] = [
@@ -22,6 +22,8 @@ const VIEWS: Array[String] = [
 const HORIZON_VIEWS: Array[String] = ["spawn", "village", "mouth", "lake", "sea"]
 ## Views that look out over the sea: the lower part of the frame is water.
 const SEA_VIEWS: Array[String] = ["mouth", "sea"]
+## Views at a biome: the status line names it as the frame is taken (wet views: "water").
+const BIOME_VIEWS: Array[String] = ["forest", "snow"]
 ## Views that look at the mill wheel, and at the boat: it must be in the frame.
 const WHEEL_VIEWS: Array[String] = ["downstream"]
 const BOAT_VIEWS: Array[String] = ["boat"]
@@ -117,6 +119,7 @@ func _run() -> void:
 		var picker: OptionButton = _main.get_node("UI/Panel/Rows/PlacePicker")
 		var shown := picker.get_item_text(picker.selected) if picker.selected >= 0 else ""
 		_lib.check("capture/%s/picker" % view, shown == view, shown, view)
+		_check_status(view)
 		_check_frame(view, image)
 		await _check_surfaces(view, image)
 	_check_ui()
@@ -162,15 +165,20 @@ func _check_frame(view: String, image: Image) -> void:
 		var water := _mean(image, bottom)
 		var blue_green := water.b > water.r + 0.1 and water.g > water.r and water.v < 0.85
 		_lib.check("%s/sea_colour" % p, blue_green, water, "blue-green, not white")
-	for path in ["Crate/Mesh", "Mill/Wheel", "Boat/Mesh"]:
-		var share := _object_share(_main.get_node(path))
-		var object: String = path.get_slice("/", 0).to_lower()
-		var within := "<= %.2f" % MAX_OBJECT_SHARE
+	var objects := {"crate": _main.get_node("Crate"), "mill": _main.get_node("Mill")}
+	objects["boat"] = _main.get_node("Boat")
+	var village := _main.get_node_or_null("Village")
+	if village != null:
+		for house in village.get_children():
+			objects["village_%s" % house.name.to_lower()] = house
+	var within := "<= %.2f" % MAX_OBJECT_SHARE
+	for object in objects:
+		var share := _object_share(objects[object])
 		_lib.check("%s/%s_share" % [p, object], share <= MAX_OBJECT_SHARE, "%.3f" % share, within)
-		var looked_at := (object == "mill" and WHEEL_VIEWS.has(view)) or (
-			object == "boat" and BOAT_VIEWS.has(view)
-		)
-		if looked_at:
+	var looked_at := {"mill": "Mill/Wheel", "boat": "Boat/Mesh"}
+	for object in looked_at:
+		if (WHEEL_VIEWS if object == "mill" else BOAT_VIEWS).has(view):
+			var share := _object_share(_main.get_node(looked_at[object]))
 			var seen := "%.3f" % share
 			var least := ">= %.3f" % MIN_WHEEL_SHARE
 			_lib.check("%s/%s_in_view" % [p, object], share >= MIN_WHEEL_SHARE, seen, least)
@@ -468,6 +476,17 @@ func _is_white(c: Color) -> bool:
 	return c.r >= WHITE and c.g >= WHITE and c.b >= WHITE
 
 
+## The status line names what the walker stands in at `view` as the frame is taken, not
+## what it stood in before the teleport: the view's biome, or water where it is wet.
+func _check_status(view: String) -> void:
+	var expected := "water" if _main.place_is_wet(view) else view
+	if not (_main.place_is_wet(view) or BIOME_VIEWS.has(view)):
+		return
+	var status: Label = _main.get_node("UI/Panel/Rows/Status")
+	var named := status.text.ends_with("; " + expected)
+	_lib.check("capture/%s/status" % view, named, status.text, "ends with '; %s'" % expected)
+
+
 ## The UI's text: light and grey.
 func _is_text(c: Color) -> bool:
 	var spread := maxf(c.r, maxf(c.g, c.b)) - minf(c.r, minf(c.g, c.b))
@@ -479,14 +498,13 @@ func _is_sky(c: Color) -> bool:
 	return c.b > c.r + 0.12 and c.b >= 0.6
 
 
-## The share of the viewport that `node`'s mesh covers on screen: its bounding box's
-## projection (the whole frame when the camera is inside it).
+## The share of the viewport that `node` covers on screen: the projection of the box
+## around every mesh in it (the whole frame when the camera is inside that box).
 func _object_share(node: Node) -> float:
-	var mesh := node as MeshInstance3D
-	if mesh == null or not mesh.is_visible_in_tree():
+	var box := _bounds(node)
+	if box.size == Vector3.ZERO:
 		return 0.0
 	var camera := root.get_viewport().get_camera_3d()
-	var box := mesh.global_transform * mesh.get_aabb()
 	if box.grow(camera.near).has_point(camera.global_position):
 		return 1.0
 	var screen := Rect2(Vector2.ZERO, root.get_viewport().get_visible_rect().size)
@@ -502,6 +520,20 @@ func _object_share(node: Node) -> float:
 	if first:
 		return 0.0
 	return covered.intersection(screen).get_area() / screen.get_area()
+
+
+## The world-space box around every visible mesh in `node` and below it (empty: none).
+func _bounds(node: Node) -> AABB:
+	var box := AABB()
+	var meshes: Array[Node] = [node]
+	meshes.append_array(node.find_children("*", "MeshInstance3D", true, false))
+	for part in meshes:
+		var mesh := part as MeshInstance3D
+		if mesh == null or not mesh.is_visible_in_tree():
+			continue
+		var around := mesh.global_transform * mesh.get_aabb()
+		box = around if box.size == Vector3.ZERO else box.merge(around)
+	return box
 
 
 ## The longest horizontal edge (m) of the terrain triangles with a corner within `reach_m`
