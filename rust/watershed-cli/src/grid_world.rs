@@ -7,9 +7,9 @@ use crate::knobs::Knobs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use watershed::{
-    erode_droplets, erode_stream_power, render_accumulation, render_grid_profile, render_relief,
-    sample_region, write_npy, DrainageParams, Droplets, Grid, GridMaps, HeightmapParams, HeightmapWorld,
-    Pipeline, StreamPower, WorldSettings,
+    accumulation_chart, erode_droplets, erode_stream_power, relief_chart, render_grid_profile, sample_region,
+    write_npy, DrainageParams, Droplets, Grid, GridMaps, HeightmapParams, HeightmapWorld, Pipeline,
+    StreamPower, WorldSettings,
 };
 
 /// What erodes the heightmap before it drains.
@@ -217,10 +217,9 @@ fn write_all(world: &HeightmapWorld, dir: &Path) -> Result<Option<usize>, String
     write(dir, "level.npy", &write_npy(&[rows, cols], &world.level))?;
     let cover: Vec<u8> = world.cover.iter().map(|&c| c as u8).collect();
     write(dir, "cover.npy", &write_npy(&[rows, cols], &cover))?;
-    let cell_m = world.grid.cell_m;
-    let relief = render_relief(cols, rows, &world.ground, &world.depths(), cell_m, PICTURE_SIDE);
+    let relief = relief_chart(world, PICTURE_SIDE);
     write(dir, "relief.png", &crate::erode::png_bytes(&relief)?)?;
-    let flow = render_accumulation(cols, rows, &world.drainage.catchment_m2, cell_m * cell_m, PICTURE_SIDE);
+    let flow = accumulation_chart(world, PICTURE_SIDE);
     write(dir, "accumulation.png", &crate::erode::png_bytes(&flow)?)?;
     if let Some(profile) = render_grid_profile(world, 1600, 600) {
         write(dir, "profile.png", &crate::erode::png_bytes(&profile)?)?;

@@ -154,6 +154,13 @@ fn grid_world_writes_its_maps_and_report_and_nothing_on_bad_input() {
     for name in ["hterrain/heights.r16", "hterrain/heights.r32", "terrain3d/heights.raw"] {
         assert!(!out_dir.join(name).exists(), "{name} written");
     }
+    for name in ["relief.png", "accumulation.png"] {
+        let picture = image::open(out_dir.join(name)).expect("a PNG").to_rgb8();
+        let (w, h) = picture.dimensions();
+        assert!(w > 32 + 40 && h > 32 + 40, "{name} is {w} x {h}: the 32 x 32 map framed by its axes");
+        let labels = picture.pixels().filter(|p| p.0 == [40, 40, 40]).count();
+        assert!(labels > 200, "{name}: {labels} pixels of axis labels and ticks");
+    }
     let ground = read_array2(&std::fs::read(out_dir.join("ground.npy")).expect("ground")).expect("npy");
     assert_eq!((ground.rows, ground.cols), (32, 32));
     assert!(ground.data.iter().zip(&values).all(|(g, n)| g <= n), "the carve never raises the ground");

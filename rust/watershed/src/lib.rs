@@ -170,8 +170,8 @@ pub use output::npy::{
 };
 pub use output::overlay::Overlay;
 pub use output::render::{
-    map_direction, map_fractions, render_accumulation, render_biome_map, render_globe, render_ground_map,
-    render_map, render_relief, GlobeView, Image, Progress,
+    accumulation_chart, map_direction, map_fractions, relief_chart, render_accumulation, render_biome_map,
+    render_globe, render_ground_map, render_map, render_relief, GlobeView, Image, Progress,
 };
 pub use output::section::{render_grid_profile, render_section};
 pub use output::stream::{reaches_within, ReachStreamer, StreamUpdate};

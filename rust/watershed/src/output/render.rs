@@ -11,7 +11,9 @@ use crate::life::biome::{conditions_at, Biome};
 use crate::life::climate::Climate;
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
+use crate::output::chart::{framed, Axis, Key};
 use crate::output::look::{self, Color};
+use crate::water::heightmap::HeightmapWorld;
 use crate::water::levels::{Body, Water};
 use crate::water::world::World;
 use glam::DVec3;
@@ -395,11 +397,11 @@ pub fn render_relief(
                 let normal = DVec3::new(-gx * SHADE_EXAGGERATION, gy * SHADE_EXAGGERATION, 1.0).normalize();
                 let shade = (normal.dot(light) / light.z).clamp(0.0, 1.5);
                 let t = (at(x, y) - lo) / span;
-                let ground = look::mix([0.36, 0.52, 0.30], [0.78, 0.74, 0.66], t);
+                let ground = look::mix(RELIEF_LOW, RELIEF_HIGH, t);
                 let mut c = look::scale(ground, 0.45 + 0.55 * shade);
                 let depth = water.get(y * width + x).copied().unwrap_or(0.0);
                 if depth > 0.01 {
-                    c = look::mix(c, [0.16, 0.38, 0.66], (depth / 0.3).clamp(0.25, 0.9));
+                    c = look::mix(c, RELIEF_WATER, (depth / 0.3).clamp(0.25, 0.9));
                 }
                 out.extend_from_slice(&look::to_rgb8(c));
             }
@@ -435,13 +437,75 @@ pub fn render_accumulation(
                     }
                 }
                 let t = ((most / cell_area_m2).ln() / span).clamp(0.0, 1.0);
-                let c = look::mix([0.05, 0.06, 0.09], [0.80, 0.92, 1.0], t.powf(1.5));
-                out.extend_from_slice(&look::to_rgb8(c));
+                out.extend_from_slice(&accumulation_colour(t));
             }
             out
         })
         .collect();
     Image { width: pw, height: ph, rgb: rows.concat() }
+}
+
+/// Relief's flat ground at the lowest and the highest height of a map, and its water.
+const RELIEF_LOW: Color = [0.36, 0.52, 0.30];
+const RELIEF_HIGH: Color = [0.78, 0.74, 0.66];
+const RELIEF_WATER: Color = [0.16, 0.38, 0.66];
+
+/// The colour of flow accumulation `t` (0: a cell's own rain, 1: the largest catchment, on
+/// a log scale).
+fn accumulation_colour(t: f64) -> [u8; 3] {
+    look::to_rgb8(look::mix([0.05, 0.06, 0.09], [0.80, 0.92, 1.0], t.powf(1.5)))
+}
+
+/// The horizontal and vertical axes of a map of `world`: metres from its first column (left)
+/// and its first row (top).
+fn map_axes(world: &HeightmapWorld) -> (Axis, Axis) {
+    let grid = &world.grid;
+    let x = Axis::new("x", 0.0, grid.width as f64 * grid.cell_m);
+    let y = Axis::new("y", 0.0, grid.height as f64 * grid.cell_m);
+    (x, y)
+}
+
+/// An area in m², or km² from 1 km², for a legend (written "m^2": the font's "²" is not
+/// legible).
+fn area_words(m2: f64) -> String {
+    if m2 >= 1e6 {
+        format!("{:.2} km^2", m2 / 1e6)
+    } else {
+        format!("{m2:.0} m^2")
+    }
+}
+
+/// [`render_relief`] of `world`'s carved ground and water, framed with axes in metres, a
+/// title and a legend (the lowest and highest ground, water).
+pub fn relief_chart(world: &HeightmapWorld, max_side: usize) -> Image {
+    let grid = &world.grid;
+    let relief =
+        render_relief(grid.width, grid.height, &world.ground, &world.depths(), grid.cell_m, max_side);
+    let (lo, hi) =
+        world.ground.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &h| (lo.min(h), hi.max(h)));
+    let legend = [
+        Key::Swatch(look::to_rgb8(RELIEF_LOW), format!("lowest ground {lo:.1} m")),
+        Key::Swatch(look::to_rgb8(RELIEF_HIGH), format!("highest {hi:.1} m")),
+        Key::Swatch(look::to_rgb8(look::mix(RELIEF_LOW, RELIEF_WATER, 0.9)), "water".into()),
+    ];
+    let title = format!("relief and water: {} x {} cells of {} m", grid.width, grid.height, grid.cell_m);
+    let (x, y) = map_axes(world);
+    framed(&relief, &title, &x, &y, &legend)
+}
+
+/// [`render_accumulation`] of `world`'s drainage, framed with axes in metres, a title and
+/// its colour ramp from one cell's area to the largest catchment.
+pub fn accumulation_chart(world: &HeightmapWorld, max_side: usize) -> Image {
+    let grid = &world.grid;
+    let cell_area = grid.cell_m * grid.cell_m;
+    let catchment = &world.drainage.catchment_m2;
+    let flow = render_accumulation(grid.width, grid.height, catchment, cell_area, max_side);
+    let largest = catchment.iter().copied().fold(cell_area, f64::max);
+    let ramp = (0..64).map(|k| accumulation_colour(f64::from(k) / 63.0)).collect();
+    let legend =
+        [Key::Ramp(ramp, area_words(cell_area), format!("{} upstream (log scale)", area_words(largest)))];
+    let (x, y) = map_axes(world);
+    framed(&flow, "flow accumulation: the area draining through each cell", &x, &y, &legend)
 }
 
 /// How a `width` × `height` map is drawn on at most `max_side` pixels a side: every

@@ -5,6 +5,8 @@
 use crate::carve::{ReachEnd, ReachId};
 use crate::ground::topology::Topology;
 use crate::math::sphere;
+use crate::output::chart::{framed, Axis, Key};
+use crate::output::look::to_rgb8;
 use crate::output::render::{paint_segment, Image};
 use crate::water::heightmap::HeightmapWorld;
 use crate::water::world::World;
@@ -18,6 +20,8 @@ const WATER: [f64; 3] = [0.30, 0.70, 0.95];
 const AXIS: [f64; 3] = [0.75, 0.75, 0.75];
 /// Reaches in the long profile (up to half of them upstream of the chosen one).
 const PROFILE_REACHES: usize = 16;
+/// Pixels kept clear inside each edge of a plot.
+const PAD: f64 = 12.0;
 
 /// A `width` × `height` picture: the long profile on the left two thirds, the cross-section
 /// through the reach's middle on the right. `None` for an unknown reach.
@@ -112,19 +116,34 @@ pub fn render_grid_profile(world: &HeightmapWorld, width: usize, height: usize) 
         lines[1].push((s, world.ground[i]));
         lines[3].push((s, if wet { world.level[i] } else { f64::NAN }));
     }
-    plot(&mut image, (0, width), &lines, world.params.sea_level_m, &[]);
-    Some(image)
+    let sea = world.params.sea_level_m;
+    let (x0, x1, y0, y1) = plot(&mut image, (0, width), &lines, sea, &[]);
+    // plot() keeps PAD pixels clear inside every edge: the axes reach over them.
+    let (dx, dy) = ((x1 - x0) / (width as f64 - 2.0 * PAD), (y1 - y0) / (height as f64 - 2.0 * PAD));
+    let x = Axis::new("distance along the river", x0 - PAD * dx, x1 + PAD * dx);
+    let y = Axis::new("height", y1 + PAD * dy, y0 - PAD * dy);
+    let mut legend = vec![
+        Key::Line(to_rgb8(NATURAL), "ground before carving".into()),
+        Key::Line(to_rgb8(CARVED), "carved ground".into()),
+        Key::Line(to_rgb8(WATER), "water".into()),
+    ];
+    if sea.is_some_and(|s| (y0..=y1).contains(&s)) {
+        legend.push(Key::Line(to_rgb8(SEA), "sea level".into()));
+    }
+    let title = format!("main river (longest of the largest basin): {:.2} km", s / 1000.0);
+    Some(framed(&image, &title, &x, &y, &legend))
 }
 
 /// Draws the four lines (natural, carved, bed, water; NaN water where dry) in the columns
-/// `cols` of the image, scaled to fit, with the sea level and fall positions when given.
+/// `cols` of the image, scaled to fit PAD pixels inside its edges, with the sea level and
+/// fall positions when given. Returns the ranges drawn: (x0, x1, y0, y1), metres.
 fn plot(
     image: &mut Image,
     cols: (usize, usize),
     lines: &[Vec<(f64, f64)>; 4],
     sea: Option<f64>,
     falls: &[f64],
-) {
+) -> (f64, f64, f64, f64) {
     let points = lines.iter().flatten().filter(|p| p.1.is_finite());
     let (x0, x1) =
         points.clone().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.0), b.max(p.0)));
@@ -132,8 +151,8 @@ fn plot(
         points.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let pad = ((y1 - y0) * 0.08).max(1.0);
     (y0, y1) = (y0 - pad, y1 + pad);
-    let (left, right) = (cols.0 as f64 + 12.0, cols.1 as f64 - 12.0);
-    let (top, bottom) = (12.0, image.height as f64 - 12.0);
+    let (left, right) = (cols.0 as f64 + PAD, cols.1 as f64 - PAD);
+    let (top, bottom) = (PAD, image.height as f64 - PAD);
     let px = |x: f64| left + (x - x0) / (x1 - x0).max(1e-9) * (right - left);
     let py = |y: f64| bottom - (y - y0) / (y1 - y0).max(1e-9) * (bottom - top);
     paint_segment(image, (left, bottom), (right, bottom), 1.0, AXIS);
@@ -150,4 +169,5 @@ fn plot(
             paint_segment(image, (px(w[0].0), py(w[0].1)), (px(w[1].0), py(w[1].1)), width, colour);
         }
     }
+    (x0, x1, y0, y1)
 }
