@@ -58,8 +58,7 @@ impl Run {
 impl Run {
     /// The dials of the grid model `D`: its preset with the dials given turned.
     fn dials<D: Dials>(&self) -> Result<D, String> {
-        let start = D::preset(self.preset.as_deref().unwrap_or("default"))?;
-        self.dials.iter().try_fold(start, |d, (name, value)| d.with(name, *value))
+        watershed::turned(self.preset.as_deref(), &self.dials)
     }
 
     /// The preset and dials checked against the model, before any work.

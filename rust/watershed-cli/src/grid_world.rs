@@ -7,9 +7,8 @@ use crate::knobs::Knobs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use watershed::{
-    accumulation_chart, erode_droplets, erode_stream_power, relief_chart, render_grid_profile, sample_region,
-    write_npy, DrainageParams, Droplets, Grid, GridMaps, HeightmapParams, HeightmapWorld, Pipeline,
-    StreamPower, WorldSettings,
+    accumulation_chart, relief_chart, render_grid_profile, sample_region, write_npy, DrainageParams, Grid,
+    GridErosion, GridMaps, HeightmapParams, HeightmapWorld, Pipeline, WorldSettings,
 };
 
 /// What erodes the heightmap before it drains.
@@ -17,10 +16,24 @@ use watershed::{
 pub enum Erosion {
     /// About a droplet per four cells (the reference map's 1.1 million on 2113²).
     Droplets,
+    /// 200 steps of the water + sediment model.
+    WaterSediment,
     /// 100 steps of stream-power incision and diffusion.
     StreamPower,
     /// None: the heights as given.
     None,
+}
+
+impl Erosion {
+    /// The model's name as [`GridErosion::MODELS`] spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Erosion::Droplets => "droplets",
+            Erosion::WaterSediment => "water-sediment",
+            Erosion::StreamPower => "stream-power",
+            Erosion::None => "none",
+        }
+    }
 }
 
 /// Where the heights come from.
@@ -49,8 +62,8 @@ pub enum Source {
 pub struct Options {
     /// The knobs given (the sea defaults to the world's sea level for a region).
     pub knobs: Knobs,
-    /// The erosion before draining.
-    pub erosion: Erosion,
+    /// The erosion before draining, with its dials.
+    pub erosion: GridErosion,
     /// Seed of the droplets.
     pub seed: u64,
 }
@@ -102,7 +115,10 @@ pub fn run(
                 "sea_level_m": params.sea_level_m,
                 "river_catchment_m2": world.params.river_catchment_m2,
                 "channel_half_width_m": world.params.channel_half_width_m,
-                "erosion": format!("{:?}", options.erosion),
+                "erosion": options.erosion.name(),
+                "erosion_dials": options.erosion.dials().into_iter()
+                    .map(|(name, value)| (name.to_owned(), serde_json::json!(value)))
+                    .collect::<serde_json::Map<_, _>>(),
                 "main_river_cells": world.main_river().len(),
                 "hterrain_side": hterrain_side,
                 "timings_ms": timings,
@@ -183,27 +199,10 @@ pub fn region(world: &WorldSettings, lat_lon: (f64, f64), size_m: f64, cells: us
     }
 }
 
-/// `heights` after the chosen erosion.
+/// `heights` after the chosen erosion, water leaving by the map's edge and the sea.
 fn erode(grid: &Grid, mut heights: Vec<f64>, options: &Options, sea_level_m: Option<f64>) -> Vec<f64> {
     let outlets = DrainageParams::outlets(sea_level_m, true);
-    match options.erosion {
-        Erosion::None => {}
-        Erosion::Droplets => {
-            let count = grid.width * grid.height / 4;
-            erode_droplets(
-                grid,
-                &mut heights,
-                &Droplets::default(),
-                count,
-                options.seed,
-                usize::MAX,
-                &mut |_, _, _| {},
-            );
-        }
-        Erosion::StreamPower => {
-            erode_stream_power(grid, &mut heights, &StreamPower::default(), &outlets, 100, &mut |_, _, _| {});
-        }
-    }
+    options.erosion.run(grid, &mut heights, &outlets, None, options.seed);
     heights
 }
 

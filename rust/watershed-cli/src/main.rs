@@ -153,6 +153,14 @@ enum Command {
         /// Erosion before the drainage.
         #[arg(long, value_enum, default_value_t = grid_world::Erosion::None)]
         erosion: grid_world::Erosion,
+        /// Water-sediment and droplets: a named set of dials (default, gentle, gorges; for
+        /// water-sediment also gpu-rocks), as for `erode`.
+        #[arg(long)]
+        preset: Option<String>,
+        /// Water-sediment and droplets: any dial as NAME=VALUE, repeatable (`watershed dials`
+        /// lists them).
+        #[arg(long = "dial", value_parser = dial_setting)]
+        dials: Vec<(String, f64)>,
         /// Seed of the droplets.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -388,8 +396,22 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::GridWorld { dem, height_range, world, file, region, size, knobs, erosion, seed, out } => {
-            let options = grid_world::Options { knobs, erosion, seed };
+        Command::GridWorld {
+            dem,
+            height_range,
+            world,
+            file,
+            region,
+            size,
+            knobs,
+            erosion,
+            preset,
+            dials,
+            seed,
+            out,
+        } => {
+            // The model, preset and dials are checked before the heightmap is read.
+            let erosion = watershed::GridErosion::choose(erosion.name(), preset.as_deref(), &dials);
             let source = match (dem, world, region) {
                 (Some(path), _, _) => Ok(grid_world::Source::Dem { path, height_range }),
                 (None, Some(name), Some((lat, lon, size_m))) => memory
@@ -402,7 +424,10 @@ fn main() -> ExitCode {
                     }),
                 _ => Err("give --dem FILE, or --world NAME with --region LAT,LON,SIZE_M".into()),
             };
-            source.and_then(|s| grid_world::run(&s, &options, &out, memory.0))
+            erosion.and_then(|erosion| {
+                let options = grid_world::Options { knobs, erosion, seed };
+                source.and_then(|s| grid_world::run(&s, &options, &out, memory.0))
+            })
         }
         Command::GridDrain { dem, height_range, cell_m, sea_level, edge_outlets, lake_min_depth, out } => {
             let options = watershed::GridOptions {

@@ -197,5 +197,15 @@ fn erosion_dials_state_range_and_value() {
     ] {
         refused(&["erode", "--dem", dem, "--model", model, flag, value, "--out", out], expected);
     }
+    // grid-world's erosion takes the same presets and dials, checked before any work.
+    for (model, flag, value, expected) in [
+        ("water-sediment", "--dial", "rian=0.1", "water-sediment has no dial 'rian'; did you mean 'rain'?"),
+        ("water-sediment", "--dial", "rain=2", "water-sediment: rain must be within 0..=1, got 2"),
+        ("droplets", "--preset", "gpu-rocks", "droplets: no preset 'gpu-rocks'"),
+        ("stream-power", "--preset", "gorges", "stream-power has no presets or dials"),
+        ("none", "--dial", "rain=0.1", "none has no presets or dials"),
+    ] {
+        refused(&["grid-world", "--dem", dem, "--erosion", model, flag, value, "--out", out], expected);
+    }
     assert!(!out_dir.exists(), "a refused run wrote its output folder");
 }

@@ -109,6 +109,7 @@ pub use drainage::{
 // 4. erosion: the ground worked by water
 pub use erosion::dials::{dials_markdown, Dial, Dials, Preset};
 pub use erosion::droplets::{erode_droplets, Droplets};
+pub use erosion::grid_erosion::{turned, GridErosion};
 pub use erosion::planet::{erode_planet, PlanetErosion, PEAK_UPLIFT_M_PER_YR, START_RELIEF};
 pub use erosion::sediment::{settle, SETTLED_FALL_M};
 pub use erosion::stream_power::{erode_stream_power, StreamPower, Tectonics, STEP_YEARS};

@@ -1,10 +1,12 @@
 //! Erosion: landforms that water made. Stream power on any topology (the sphere lattice or
 //! a grid, through the same code), and for heightmaps droplets and the water + sediment
-//! grid model, whose dials have names, ranges and presets ([`dials`]). Every model is
-//! deterministic: the same bytes with any thread count.
+//! grid model, whose dials have names, ranges and presets ([`dials`]), chosen by name for a
+//! heightmap ([`grid_erosion`]). Every model is deterministic: the same bytes with any
+//! thread count.
 
 pub mod dials;
 pub mod droplets;
+pub mod grid_erosion;
 pub mod planet;
 pub mod sediment;
 pub mod stream_power;
