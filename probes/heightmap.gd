@@ -55,6 +55,7 @@ func _run() -> void:
 	await _check_files(hw)
 	_check_resized(valley)
 	_check_bad_input(valley)
+	_check_erosion(valley)
 	await _check_example()
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--export="):
@@ -212,6 +213,46 @@ func _check_bad_input(valley: Image) -> void:
 	var no_mesh := meshes.all(func(m: Variant) -> bool: return m == null)
 	_lib.check("heightmap/bad_input_no_mesh", no_mesh, meshes, "all null")
 	_lib.check("heightmap/not_running", not hw.is_running(), hw.is_running(), false)
+
+
+## The Erosion group: a preset sets the model's dials (and a preset the model lacks is
+## refused with one error line, the dials kept); an eroded build's heights differ from an
+## uneroded one's; a dial out of range refuses the start.
+func _check_erosion(valley: Image) -> void:
+	var hw := HeightmapWatershed.new()
+	hw.cell_m = 2.0
+	hw.erosion_model = 2
+	var default_carry: float = hw.get("water_sediment_carry")
+	hw.erosion_preset = "gorges"
+	var gorges_carry: float = hw.get("water_sediment_carry")
+	var set_by_preset := gorges_carry != default_carry and hw.erosion_preset == "gorges"
+	var seen := "carry %s -> %s" % [default_carry, gorges_carry]
+	_lib.check("heightmap/erosion_preset", set_by_preset, seen, "the gorges preset's carry")
+	hw.erosion_model = 1
+	var droplets_before: float = hw.get("droplets_carry")
+	_lib.begin_expected("heightmap/erosion_bad_preset")
+	hw.erosion_preset = "gpu-rocks"
+	_lib.end_expected("heightmap/erosion_bad_preset", 1)
+	var kept: bool = hw.get("droplets_carry") == droplets_before and hw.erosion_preset == "gorges"
+	_lib.check("heightmap/erosion_bad_preset_kept", kept, hw.erosion_preset, "gorges, dials kept")
+	var plain := HeightmapWatershed.new()
+	plain.cell_m = 2.0
+	var built := plain.build(valley) and hw.build(valley)
+	var plain_heights := plain.get_heights() if built else null
+	var eroded_heights := hw.get_heights() if built else null
+	var moved := 0
+	if built:
+		for y in range(0, SIDE, 4):
+			for x in range(0, SIDE, 4):
+				if plain_heights.get_pixel(x, y).r != eroded_heights.get_pixel(x, y).r:
+					moved += 1
+	var cells := "%d of %d sampled cells differ" % [moved, (SIDE / 4) * (SIDE / 4)]
+	_lib.check("heightmap/erosion_moves_ground", built and moved > 0, cells, "some")
+	hw.set("droplets_radius", 1e9)
+	_lib.begin_expected("heightmap/erosion_bad_dial")
+	var refused := not hw.start(valley)
+	_lib.end_expected("heightmap/erosion_bad_dial", 1)
+	_lib.check("heightmap/erosion_bad_dial_refused", refused, refused, true)
 
 
 ## The example scene, as shipped: a noise heightmap through the pipeline, meshes in place.

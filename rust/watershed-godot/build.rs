@@ -13,9 +13,12 @@
 //! 3. `HeightmapWatershed`'s knobs, written from the core's heightmap table
 //!    (`watershed::HEIGHTMAP_KEYS`): one exported field per knob (an optional number is a
 //!    switch and a number), with its range, unit, default and doc, and `knobs()`, the core
-//!    parameters they describe.
+//!    parameters they describe; and its erosion, from the core's dial tables
+//!    (`watershed::Dials`): the model, a preset that sets the dials, and one exported field
+//!    per dial of each grid model, with `erosion()`, the core choice they describe.
 
 use std::fmt::Write as _;
+use watershed::{Dials, Droplets, WaterSediment};
 use watershed::{HeightmapKind, HeightmapRange, HeightmapValue, KeyKind, KeySpec, KeyValue, LookFamily};
 use watershed::{HEIGHTMAP_KEYS, KEYS};
 
@@ -250,6 +253,9 @@ fn heightmap_properties() -> String {
             (kind, value) => panic!("knob {name}: default {value:?} is not a {kind:?}"),
         }
     }
+    let (mut erosion_fields, mut choices, mut presets) = (String::new(), String::new(), String::new());
+    dial_fields::<Droplets>(1, "Droplets", &mut erosion_fields, &mut choices, &mut presets);
+    dial_fields::<WaterSediment>(2, "Water + sediment", &mut erosion_fields, &mut choices, &mut presets);
     format!(
         "// Written by build.rs from watershed::HEIGHTMAP_KEYS; do not edit.
 
@@ -260,7 +266,25 @@ macro_rules! with_heightmap_knobs {{
         $(#[$($meta)*])*
         pub struct $name {{
 {fields}            $($rest)*
-        }}
+            /// The erosion run on the heightmap before it drains (`watershed grid-world
+            /// --erosion`): none, droplets, water + sediment or stream power.
+            #[export_group(name = \"Erosion\")]
+            #[export(enum = (None = 0, Droplets = 1, WaterSediment = 2, StreamPower = 3))]
+            erosion_model: i64,
+            /// Sets the dials below to one of the model's presets (default, gentle, gorges;
+            /// water + sediment also gpu-rocks); turn them from there.
+            #[var(set = set_erosion_preset, hint = ENUM, hint_string = \"default,gentle,gorges,gpu-rocks\")]
+            #[export]
+            erosion_preset: GString,
+            /// Steps the erosion runs (droplets: droplets); 0 for the model's default (a
+            /// droplet per four cells, 200 water + sediment steps, 100 stream-power steps).
+            #[export(range = (0.0, 100000000.0, 1.0, or_greater))]
+            erosion_steps: i64,
+            /// Seed of the droplets.
+            #[export]
+            #[init(val = 1)]
+            erosion_seed: i64,
+{erosion_fields}        }}
 
         impl $name {{
             /// The core parameters the knobs describe, each checked against its range; the
@@ -275,9 +299,78 @@ macro_rules! with_heightmap_knobs {{
                 }}
                 Ok(params)
             }}
+
+            /// The erosion the properties describe, each dial checked against its range.
+            fn erosion(&self) -> Result<watershed::GridErosion, String> {{
+                use watershed::GridErosion;
+                match self.erosion_model {{
+                    0 => Ok(GridErosion::None),
+{choices}                    3 => Ok(GridErosion::StreamPower),
+                    m => Err(format!(\"erosion_model {{m}}: 0 none, 1 droplets, 2 water + sediment, 3 stream power\")),
+                }}
+            }}
+
+            /// Sets every dial of the chosen model to its preset `name` (an error for a
+            /// preset the model lacks; nothing for a model without dials).
+            fn apply_erosion_preset(&mut self, name: GString) {{
+                use watershed::Dials;
+                let text = name.to_string();
+                let applied: Result<(), String> = match self.erosion_model {{
+{presets}                    _ => Ok(()),
+                }};
+                match applied {{
+                    Ok(()) => self.erosion_preset = name,
+                    Err(e) => godot_error!(\"HeightmapWatershed.erosion_preset: {{e}}\"),
+                }}
+            }}
         }}
     }};
 }}
 "
     )
+}
+
+/// One exported field per dial of model `D` (index `model` of `erosion_model`, shown under
+/// `title`), the arm of `erosion()` that reads them and the arm of `set_erosion_preset()`
+/// that writes a preset into them.
+fn dial_fields<D: Dials>(
+    model: usize,
+    title: &str,
+    fields: &mut String,
+    choices: &mut String,
+    presets: &mut String,
+) {
+    let prefix = format!("{}_", D::MODEL.replace('-', "_"));
+    let _ = writeln!(fields, "            #[export_subgroup(name = \"{title}\", prefix = \"{prefix}\")]");
+    let defaults = D::preset("default").map(|d| d.values()).unwrap_or_default();
+    let mut pairs = String::new();
+    let mut sets = String::new();
+    for dial in D::dials() {
+        let name = format!("{prefix}{}", dial.name);
+        let (lo, hi) = dial.range;
+        let step = if dial.whole { 1.0 } else { 1e-4 };
+        let value = defaults.iter().find(|(n, _)| *n == dial.name).map_or(lo, |(_, v)| *v);
+        let _ = write!(
+            fields,
+            "            /// {} ({}..={}).\n            #[export(range = ({}, {}, {step:?}))]\n            #[init(val = {})]\n            {name}: f64,\n",
+            dial.what,
+            lo,
+            hi,
+            float(lo),
+            float(hi),
+            float(value),
+        );
+        let _ = write!(pairs, "(\"{}\".to_owned(), self.{name}), ", dial.name);
+        let _ = writeln!(sets, "                                \"{}\" => self.{name} = value,", dial.name);
+    }
+    let _ = writeln!(
+        choices,
+        "                    {model} => GridErosion::choose(\"{}\", None, &[{pairs}]),",
+        D::MODEL
+    );
+    let _ = write!(
+        presets,
+        "                    {model} => watershed::{ty}::preset(&text).map(|dials| {{\n                        for (dial, value) in dials.values() {{\n                            match dial {{\n{sets}                                _ => {{}}\n                            }}\n                        }}\n                    }}),\n",
+        ty = std::any::type_name::<D>().rsplit("::").next().unwrap_or("Droplets"),
+    );
 }

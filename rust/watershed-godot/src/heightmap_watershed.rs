@@ -11,8 +11,8 @@ use godot::classes::{ArrayMesh, Image};
 use godot::prelude::*;
 use std::sync::Arc;
 use watershed::{
-    check_grid_memory, check_heightmap, ground_mesh, hterrain_side, water_mesh, Grid, GridMaps,
-    HeightmapStats, HeightmapWorld,
+    check_grid_memory, check_heightmap, ground_mesh, hterrain_side, water_mesh, DrainageParams, Grid,
+    GridMaps, HeightmapStats, HeightmapWorld,
 };
 
 /// What a finished build keeps: the maps and the figures.
@@ -25,7 +25,8 @@ struct Built {
 include!(concat!(env!("OUT_DIR"), "/heightmap_properties.rs"));
 
 with_heightmap_knobs! {
-    /// Runs Watershed's river pipeline on a heightmap — sediment in shallow hollows, drainage
+    /// Runs Watershed's river pipeline on a heightmap — the chosen erosion (its model, preset
+    /// and dials in the Erosion group), sediment in shallow hollows, drainage
     /// with the map edge (and the sea) as outlets, rivers, carved channels, the water table —
     /// and gives back the carved heights, water level, masks, flow, foam, splat and Terrain3D
     /// control maps as `Image`s, plus the figures. Usable from editor scripts to feed Terrain3D
@@ -50,8 +51,9 @@ with_heightmap_knobs! {
 
 #[godot_api]
 impl HeightmapWatershed {
-    /// Emitted from `poll()` as each stage finishes (`settle`, `drainage`, `carve`,
-    /// `water table`, `cells`, `maps`) with the share of the work done.
+    /// Emitted from `poll()` as each stage finishes (`erosion` where a model is chosen,
+    /// `settle`, `drainage`, `carve`, `water table`, `cells`, `maps`) with the share of the
+    /// work done.
     #[signal]
     fn progress(stage: GString, fraction: f64);
 
@@ -62,8 +64,8 @@ impl HeightmapWatershed {
     /// Starts the pipeline on `heights` (`FORMAT_RF` or `FORMAT_RH` — or any float format —
     /// metres in the red channel, at least 3 × 3) on a worker thread, cancelling a running build. Returns
     /// false (with an error) for an image of another format, a NaN or infinite height, a
-    /// map too large for the memory available, a knob outside its range, or an
-    /// `output_side` that needs a square map.
+    /// map too large for the memory available, a knob or erosion dial outside its range, or
+    /// an `output_side` that needs a square map. The chosen erosion runs first.
     #[func]
     fn start(&mut self, heights: Option<Gd<Image>>) -> bool {
         let params = match self.knobs() {
@@ -86,8 +88,22 @@ impl HeightmapWatershed {
             );
             return false;
         }
+        let erosion = match self.erosion() {
+            Ok(erosion) => erosion,
+            Err(e) => {
+                godot_error!("HeightmapWatershed.start: {e}");
+                return false;
+            }
+        };
+        let steps = usize::try_from(self.erosion_steps).ok().filter(|&s| s > 0);
+        let seed = self.erosion_seed as u64;
         self.progress_done = 0.0;
         self.worker.start(move |progress, cancel| {
+            let mut values = values;
+            let outlets = DrainageParams::outlets(params.sea_level_m, true);
+            if erosion.run(&grid, &mut values, &outlets, steps, seed).is_some() {
+                progress("erosion", 0.0);
+            }
             let world = HeightmapWorld::build_cancellable(grid, values, &params, progress, cancel)?;
             let maps = GridMaps::of(&world);
             let maps = if side == 0 || side == rows { maps } else { maps.resized(side)? };
@@ -95,6 +111,13 @@ impl HeightmapWatershed {
             Some(Arc::new(Built { stats: world.stats(), timings_ms: world.timings_ms, maps }))
         });
         true
+    }
+
+    /// The `erosion_preset` property's setter: sets every dial of the chosen model to the
+    /// preset `name` (an error for a preset the model lacks, and the dials stay).
+    #[func]
+    fn set_erosion_preset(&mut self, name: GString) {
+        self.apply_erosion_preset(name);
     }
 
     /// `start(heights)`, then waits for the build: true once it is in (`finished` is
