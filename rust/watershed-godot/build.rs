@@ -254,8 +254,15 @@ fn heightmap_properties() -> String {
         }
     }
     let (mut erosion_fields, mut choices, mut presets) = (String::new(), String::new(), String::new());
-    dial_fields::<Droplets>(1, "Droplets", &mut erosion_fields, &mut choices, &mut presets);
-    dial_fields::<WaterSediment>(2, "Water + sediment", &mut erosion_fields, &mut choices, &mut presets);
+    dial_fields::<Droplets>(1, "Droplets", "Droplets", &mut erosion_fields, &mut choices, &mut presets);
+    dial_fields::<WaterSediment>(
+        2,
+        "WaterSediment",
+        "Water + sediment",
+        &mut erosion_fields,
+        &mut choices,
+        &mut presets,
+    );
     format!(
         "// Written by build.rs from watershed::HEIGHTMAP_KEYS; do not edit.
 
@@ -330,11 +337,12 @@ macro_rules! with_heightmap_knobs {{
     )
 }
 
-/// One exported field per dial of model `D` (index `model` of `erosion_model`, shown under
-/// `title`), the arm of `erosion()` that reads them and the arm of `set_erosion_preset()`
+/// One exported field per dial of model `D` (index `model` of `erosion_model`, the core type
+/// named `ty`, shown under `title`), the arm of `erosion()` that reads them and the arm of `set_erosion_preset()`
 /// that writes a preset into them.
 fn dial_fields<D: Dials>(
     model: usize,
+    ty: &str,
     title: &str,
     fields: &mut String,
     choices: &mut String,
@@ -371,6 +379,5 @@ fn dial_fields<D: Dials>(
     let _ = write!(
         presets,
         "                    {model} => watershed::{ty}::preset(&text).map(|dials| {{\n                        for (dial, value) in dials.values() {{\n                            match dial {{\n{sets}                                _ => {{}}\n                            }}\n                        }}\n                    }}),\n",
-        ty = std::any::type_name::<D>().rsplit("::").next().unwrap_or("Droplets"),
     );
 }
