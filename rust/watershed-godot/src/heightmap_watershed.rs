@@ -208,6 +208,20 @@ impl HeightmapWatershed {
         self.image(Format::L8, |m| m.foam.clone())
     }
 
+    /// Flow and foam for a water shader (`FORMAT_RGBA8`): R, G the unit direction mapped
+    /// to 0..255 (128 still), B the speed with 255 for `flow_foam_full_speed()` m/s,
+    /// A the foam — what `addons/watershed/terrain/flow_water.gdshader` reads.
+    #[func]
+    fn get_flow_foam(&self) -> Option<Gd<Image>> {
+        self.image(Format::RGBA8, |m| m.flow_foam().concat())
+    }
+
+    /// The speed a full byte of `get_flow_foam()`'s blue channel stands for, m/s.
+    #[func]
+    fn flow_foam_full_speed() -> f64 {
+        watershed::FLOW_FOAM_FULL_SPEED_M_S
+    }
+
     /// Ground layers (`FORMAT_RGBA8`): weights of bed, bank, grass and rock, summing to 255
     /// — HTerrain's classic4 splat map.
     #[func]

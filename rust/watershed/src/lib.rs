@@ -160,8 +160,8 @@ pub use pipeline::{drainage_params, FrameStage, GroundFrame, GroundSink, Pipelin
 // 10. output: meshes, voxels, pictures, streaming, files
 pub use output::chunks::ChunkStreamer;
 pub use output::grid_maps::{
-    control_word, hterrain_side, GridMaps, Layer, BANK_CUT_M, FOAM_FALL, FOAM_SPEED_M_S, HTERRAIN_SIDES,
-    ROCK_SLOPE_DEG, SHORE_FOAM,
+    control_word, hterrain_side, GridMaps, Layer, BANK_CUT_M, FLOW_FOAM_FULL_SPEED_M_S, FOAM_FALL,
+    FOAM_SPEED_M_S, HTERRAIN_SIDES, ROCK_SLOPE_DEG, SHORE_FOAM,
 };
 pub use output::grid_mesh::{grid_mesh, ground_mesh, splat_color, water_mesh, LAYER_COLORS, WATER_COLORS};
 pub use output::look::{ground_color, to_rgb8, under_sea, Color};

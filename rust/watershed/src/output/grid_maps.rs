@@ -19,6 +19,8 @@ pub const SHORE_FOAM: f64 = 0.3;
 pub const ROCK_SLOPE_DEG: (f64, f64) = (30.0, 45.0);
 /// Ground lowered by more than this by the carve is bank (where dry), metres.
 pub const BANK_CUT_M: f64 = 0.05;
+/// The speed a full byte stands for in [`GridMaps::flow_foam`], m/s (faster is clamped).
+pub const FLOW_FOAM_FULL_SPEED_M_S: f64 = 5.0;
 
 /// The four ground layers of [`GridMaps::splat`], in channel order (R, G, B, A); also the
 /// texture ids of [`GridMaps::control`].
@@ -128,6 +130,20 @@ impl GridMaps {
             splat,
             control,
         }
+    }
+
+    /// Flow and foam packed in one RGBA8 map for a water shader, row-major: R and G the
+    /// unit direction (x along a row, y down the rows) as `127.5 + 127.5·d` rounded, B the
+    /// speed over [`FLOW_FOAM_FULL_SPEED_M_S`] as 0..=255, A the foam.
+    pub fn flow_foam(&self) -> Vec<[u8; 4]> {
+        let axis = |d: f32| (127.5 + 127.5 * f64::from(d)).round().clamp(0.0, 255.0) as u8;
+        self.flow
+            .iter()
+            .zip(&self.foam)
+            .map(|(&[x, y, speed], &foam)| {
+                [axis(x), axis(y), unit_byte(f64::from(speed) / FLOW_FOAM_FULL_SPEED_M_S), foam]
+            })
+            .collect()
     }
 
     /// These maps on `side` × `side` cells spanning the same square of ground (corners on
@@ -290,6 +306,23 @@ mod tests {
         assert_eq!(hterrain_side(100, 40), 513);
         assert_eq!(hterrain_side(769, 769), 1025, "equally close to 513 and 1025: the larger");
         assert_eq!(hterrain_side(9000, 10), 4097);
+    }
+
+    #[test]
+    fn flow_foam_packs_direction_speed_and_foam_in_bytes() {
+        let maps = GridMaps {
+            rows: 1,
+            cols: 3,
+            cell_m: 1.0,
+            heights: vec![0.0; 3],
+            water_level: vec![0.0; 3],
+            water_mask: vec![[0; 4]; 3],
+            flow: vec![[1.0, 0.0, 2.5], [0.0, -1.0, 9.0], [0.0, 0.0, 0.0]],
+            foam: vec![10, 255, 0],
+            splat: vec![[0; 4]; 3],
+            control: vec![0; 3],
+        };
+        assert_eq!(maps.flow_foam(), vec![[255, 128, 128, 10], [128, 0, 255, 255], [128, 128, 0, 0]]);
     }
 
     #[test]
