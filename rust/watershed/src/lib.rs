@@ -125,6 +125,7 @@ pub use carve::{
 };
 
 // 6. water: levels, the world's water, heightmap worlds
+pub use water::drawn::{cut_course, drawn_course, Sprung, DRAWN_CUT_M, DRAWN_FALL_M};
 pub use water::fit::{fit_to_ground, FitReport, FIT_DRIED_WARNING};
 pub use water::heightmap::{
     check_finite, check_heightmap, Cover, HeightmapStats, HeightmapWorld, MIN_HEIGHTMAP_SIDE,

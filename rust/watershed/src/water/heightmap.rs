@@ -14,6 +14,7 @@ use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
 use crate::ground::topology::Topology;
 use crate::stopwatch::Stopwatch;
+use crate::water::drawn::{cut_course, drawn_course, Sprung};
 use crate::water::fit::{fit_to_ground, FitReport};
 use crate::water::heightmap_params::HeightmapParams;
 use crate::water::levels::{mean_flow, Body, WaterLevels, WaterParams};
@@ -84,7 +85,8 @@ pub struct HeightmapWorld {
     /// The parameters it was built with, those that follow the map given their value on it
     /// ([`HeightmapParams::on`]).
     pub params: HeightmapParams,
-    /// Ground before carving, after sediment filled the hollows that hold no lake, metres.
+    /// Ground before carving, after sediment filled the hollows that hold no lake, with
+    /// drawn rivers cut in, metres.
     pub natural: Vec<f64>,
     /// Cells raised by sediment.
     pub settled_cells: usize,
@@ -172,8 +174,35 @@ impl HeightmapWorld {
         progress: &(dyn Fn(&'static str, f64) + Sync),
         cancel: &AtomicBool,
     ) -> Option<Self> {
+        Self::build_drawn(grid, heights, params, &[], progress, cancel)
+    }
+
+    /// [`HeightmapWorld::build_cancellable`] with rivers a designer drew: each curve of
+    /// `drawn` (points in cell units, x along a row and y down the rows, either end first)
+    /// is cut into the ground before it drains ([`drawn_course`], [`cut_course`]) and its
+    /// source given a spring of the river threshold, so the solve makes it a river from end
+    /// to end and the ground around drains into it. Curves off the map are left out.
+    ///
+    /// # Panics
+    /// If `heights.len() != grid.len()`.
+    pub fn build_drawn(
+        grid: Grid,
+        mut heights: Vec<f64>,
+        params: &HeightmapParams,
+        drawn: &[Vec<[f64; 2]>],
+        progress: &(dyn Fn(&'static str, f64) + Sync),
+        cancel: &AtomicBool,
+    ) -> Option<Self> {
         assert_eq!(heights.len(), grid.len(), "one height per cell");
         let params = &params.on(&grid);
+        let mut sources = Vec::new();
+        for curve in drawn {
+            let course = drawn_course(&grid, &heights, curve, params.sea_level_m, params.edge_outlets);
+            cut_course(&grid, &mut heights, &course);
+            sources.extend(course.first());
+        }
+        sources.sort_unstable();
+        sources.dedup();
         let stage = |name: &'static str, done: f64| {
             progress(name, done);
             (!cancel::requested(cancel)).then_some(())
@@ -198,7 +227,16 @@ impl HeightmapWorld {
         };
         clock.lap("settle");
         stage("settle", 0.35)?;
-        let drainage = drainage::solve(&grid, &natural, &drain);
+        let solve = |natural: &[f64]| {
+            if sources.is_empty() {
+                drainage::solve(&grid, natural, &drain)
+            } else {
+                let sprung =
+                    Sprung { grid: &grid, sources: sources.clone(), spring_m2: drain.river_catchment_m2 };
+                drainage::solve(&sprung, natural, &drain)
+            }
+        };
+        let drainage = solve(&natural);
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
         stage("drainage", 0.65)?;
