@@ -3,14 +3,15 @@
 
 use watershed::{Grid, GridMaps, HeightmapParams, HeightmapWorld, HEIGHTMAP_KEYS};
 
-/// A valley 48 cells square falling towards row 47, with a pit in its floor at row 12.
+/// A valley 48 cells square falling towards row 47, with a pit in its floor at row 30,
+/// where the river running down the floor is already fed enough to keep a lake.
 fn valley_with_pit() -> (Grid, Vec<f64>) {
     let n = 48;
     let grid = Grid { width: n, height: n, cell_m: 1.0 };
     let heights = (0..n * n)
         .map(|i| {
             let (row, col) = ((i / n) as f64, (i % n) as f64);
-            let pit = if (11.0..=13.0).contains(&row) && (23.0..=25.0).contains(&col) { 1.5 } else { 0.0 };
+            let pit = if (29.0..=31.0).contains(&row) && (23.0..=25.0).contains(&col) { 1.5 } else { 0.0 };
             10.0 + (n as f64 - row) * 0.05 + (col - 24.0).abs() * 0.3 - pit
         })
         .collect();

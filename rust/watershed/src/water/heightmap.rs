@@ -9,7 +9,7 @@
 use crate::cancel;
 use crate::carve::{Carve, CarveParams, Reach};
 use crate::drainage::{self, Drainage, DrainageParams, NodeKind};
-use crate::erosion::sediment::settle;
+use crate::erosion::sediment::{settle, settle_unfed};
 use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
 use crate::ground::topology::Topology;
@@ -85,8 +85,8 @@ pub struct HeightmapWorld {
     /// The parameters it was built with, those that follow the map given their value on it
     /// ([`HeightmapParams::on`]).
     pub params: HeightmapParams,
-    /// Ground before carving, after sediment filled the hollows that hold no lake, with
-    /// drawn rivers cut in, metres.
+    /// Ground before carving, after sediment filled the hollows that hold no lake (too
+    /// shallow, or fed by less than the river threshold), with drawn rivers cut in, metres.
     pub natural: Vec<f64>,
     /// Cells raised by sediment.
     pub settled_cells: usize,
@@ -236,7 +236,15 @@ impl HeightmapWorld {
                 drainage::solve(&sprung, natural, &drain)
             }
         };
-        let drainage = solve(&natural);
+        let mut drainage = solve(&natural);
+        let (mut natural, mut settled_cells) = (natural, settled_cells);
+        if let Some(filled) =
+            settle_unfed(&grid, &natural, &drainage, &drain, params.lake_min_catchment_on(&grid))
+        {
+            settled_cells += filled.iter().zip(&natural).filter(|(f, h)| f != h).count();
+            natural = filled;
+            drainage = solve(&natural);
+        }
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
         stage("drainage", 0.65)?;

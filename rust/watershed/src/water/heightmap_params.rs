@@ -236,7 +236,7 @@ heightmap_keys! {
         "edge-outlets", "Whether the map edge is an outlet (water leaves the map there).";
     lake_min_depth_m: f64 = 0.5, Number(HeightmapKind::Number(range(0.0, 10_000.0, 0.01, "m", false))),
         "lake-min-depth",
-        "A hollow filled deeper than this is a lake; shallower ones fill with sediment, metres.";
+        "A hollow filled deeper than this and fed by the river threshold's catchment is a lake; other hollows fill with sediment, metres.";
     river_catchment_m2: Option<f64> = None,
         Optional(HeightmapKind::Optional {
             range: range(1.0, 1.0e12, 1.0, "m²", true),
@@ -271,6 +271,12 @@ impl HeightmapParams {
                 .clamp(AUTO_RIVER_CELLS_MIN, AUTO_RIVER_CELLS_MAX);
             cells * grid.cell_m * grid.cell_m
         })
+    }
+
+    /// The least catchment that keeps a hollow's lake on `grid`, m²: the river threshold
+    /// ([`HeightmapParams::river_catchment_on`]).
+    pub fn lake_min_catchment_on(&self, grid: &Grid) -> f64 {
+        self.river_catchment_on(grid)
     }
 
     /// Half a channel's width on `grid`, metres: the knob, or where it is none
