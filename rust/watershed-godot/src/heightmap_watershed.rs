@@ -43,6 +43,8 @@ with_heightmap_knobs! {
         output_side: i64,
         /// Share of the running build done, 0..=1 (1 once finished).
         progress_done: f64,
+        /// Rivers drawn by a designer (`set_drawn_rivers`), points in cells.
+        drawn: Vec<Vec<[f64; 2]>>,
         built: Option<Arc<Built>>,
         worker: Worker<Arc<Built>>,
         base: Base<RefCounted>,
@@ -98,19 +100,33 @@ impl HeightmapWatershed {
         let steps = usize::try_from(self.erosion_steps).ok().filter(|&s| s > 0);
         let seed = self.erosion_seed as u64;
         self.progress_done = 0.0;
+        let drawn = self.drawn.clone();
         self.worker.start(move |progress, cancel| {
             let mut values = values;
             let outlets = DrainageParams::outlets(params.sea_level_m, true);
             if erosion.run(&grid, &mut values, &outlets, steps, seed).is_some() {
                 progress("erosion", 0.0);
             }
-            let world = HeightmapWorld::build_cancellable(grid, values, &params, progress, cancel)?;
+            let world = HeightmapWorld::build_drawn(grid, values, &params, &drawn, progress, cancel)?;
             let maps = GridMaps::of(&world);
             let maps = if side == 0 || side == rows { maps } else { maps.resized(side)? };
             progress("maps", 1.0);
             Some(Arc::new(Built { stats: world.stats(), timings_ms: world.timings_ms, maps }))
         });
         true
+    }
+
+    /// Rivers a designer drew, for the next `start`: each a curve of points in cells of the
+    /// heightmap (x along a row, y down the rows; either end first). Each is cut into the
+    /// ground as a bed that never rises downstream and lies below the cells beside it, and
+    /// fed at its source with the river threshold's catchment, so the solve makes it a river
+    /// and drains the ground around into it. An empty array: none.
+    #[func]
+    fn set_drawn_rivers(&mut self, rivers: Array<PackedVector2Array>) {
+        self.drawn = rivers
+            .iter_shared()
+            .map(|curve| curve.as_slice().iter().map(|p| [f64::from(p.x), f64::from(p.y)]).collect())
+            .collect();
     }
 
     /// The `erosion_preset` property's setter: sets every dial of the chosen model to the
