@@ -10,7 +10,9 @@ extends RefCounted
 ##
 ## Each run starts from the heightmap as it was before Watershed first carved it (kept on
 ## the water child), unless the terrain was edited since the last run: then from the heights
-## as they are, which become the new original.
+## as they are, which become the new original. A Path3D child of the terrain is a river the
+## designer drew: the run cuts its bed (never rising downstream) and makes it a river of
+## the solve (see HeightmapWatershed.set_drawn_rivers).
 ##
 ##     var rivers := TerrainRivers.new()
 ##     rivers.start(terrain, settings)
@@ -120,6 +122,7 @@ func start(node: Node3D, settings: Resource = null) -> bool:
 				% node.name
 			)
 	_watershed = _settings.new_watershed(_map["cell_m"])
+	_watershed.set_drawn_rivers(drawn_rivers(node, _map["transform"], _map["cell_m"]))
 	_watershed.progress.connect(func(stage: String, share: float) -> void: progress.emit(stage, share))
 	if not _watershed.start(_base):
 		return _fail("HeightmapWatershed refused the heightmap or the settings (see the errors above)")
@@ -163,6 +166,27 @@ func poll() -> bool:
 	}
 	_watershed = null
 	return true
+
+
+## The rivers drawn over `node` for a run: the curve of every Path3D child (two points or
+## more), in cells of the map that `place` lays out (cell (c, r) at `place * (c, 0, r) *
+## cell_m` in `node`'s space), source and mouth either way round.
+static func drawn_rivers(
+	node: Node3D, place: Transform3D, cell_m: float
+) -> Array[PackedVector2Array]:
+	var rivers: Array[PackedVector2Array] = []
+	for child in node.get_children():
+		var path := child as Path3D
+		if path == null or path.curve == null or path.curve.point_count < 2:
+			continue
+		var to_node := node.global_transform.affine_inverse() * path.global_transform
+		var to_map := place.affine_inverse() * to_node
+		var cells := PackedVector2Array()
+		for point in path.curve.get_baked_points():
+			var at := to_map * point
+			cells.append(Vector2(at.x, at.z) / cell_m)
+		rivers.append(cells)
+	return rivers
 
 
 ## Whether a run is going.

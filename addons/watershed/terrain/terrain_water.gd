@@ -8,11 +8,12 @@ extends MeshInstance3D
 ## every run starts from the designer's ground and not from the last run's.
 
 const FlowShader := preload("res://addons/watershed/terrain/flow_water.gdshader")
+const RiverSettings := preload("res://addons/watershed/terrain/river_settings.gd")
 ## Side of the generated ripple normal maps, pixels.
 const RIPPLE_SIDE := 256
 
 ## The settings of the next run (a new WatershedRiverSettings with the defaults when empty).
-@export var settings: WatershedRiverSettings
+@export var settings: RiverSettings
 ## The heightmap before Watershed's first run, metres (`FORMAT_RF`), map cells as the
 ## terrain's; each run starts from it unless the terrain was edited since the last run.
 @export_storage var original_heights: Image
