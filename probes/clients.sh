@@ -5,7 +5,9 @@
 # `import_images`, both taken from ../shared/clients ($CLIENTS). A small region of `home` is
 # exported, a scratch project holding both add-ons is imported once (HTerrain needs the
 # editor's global class cache; the editor build also loads EXR), and probes/clients/clients.gd
-# reads every cell back from each add-on and compares it with the run's ground.npy.
+# reads every cell back from each add-on and compares it with the run's ground.npy. Then the
+# editor action "Rivers for this terrain" is driven on an HTerrain and a Terrain3D in the
+# editor itself (probes/clients/rivers; see the block below).
 #
 # The first import of a project that holds a GDExtension crashes at exit in this engine
 # build (see ../shared/ENGINE-NOTES.md): its exit status is printed, not judged. The probe's
@@ -101,6 +103,64 @@ if [ "$code" -ne 0 ] || [ -n "$found" ]; then
   fail "clients/probe_run exit $code; $(echo "$found" | head -n 3 | tr '\n' ' ')"
 else
   pass "clients/probe_run exit 0, no error lines, $(( $(date +%s) - started )) s"
+fi
+
+# "Rivers for this terrain" in the editor: a second scratch project holding Watershed (its
+# editor library) beside both add-ons, with probes/clients/rivers enabled as a plugin; its
+# first import's exit status is not judged either. The probe runs in the headless editor,
+# then, where xvfb-run is, in the editor with its renderer, where it also writes a frame of
+# the HTerrain and its water (copied to $RIVERS_FRAME when set). Headless, HTerrain's own
+# normal-map baker (tools/normalmap_baker.gd) reads back a texture that the headless renderer
+# does not keep and logs three kinds of error line each time the heights change: those
+# lines are counted, not judged, in the headless run only; the run with the renderer judges
+# every line.
+echo "== clients: Rivers for this terrain, in the editor"
+scripts/build-addon.sh --editor >/dev/null || fail "clients/rivers_build the editor library did not build"
+rivers=$work/rivers
+mkdir -p "$rivers/addons" "$rivers/probes"
+cp -r "$clients/zylann.hterrain" "$clients/terrain_3d" "$rivers/addons/"
+tar -C addons --exclude='*.debug.so' -chf - watershed | tar -C "$rivers/addons" -xf -
+cp -r probes/clients/rivers "$rivers/addons/watershed_rivers_probe"
+cp probes/probe_checks.gd "$rivers/probes/"
+printf '%s\n' 'config_version=5' '' '[application]' '' 'config/name="watershed-rivers"' '' \
+  '[editor_plugins]' '' \
+  'enabled=PackedStringArray("res://addons/watershed/plugin.cfg", "res://addons/watershed_rivers_probe/plugin.cfg")' \
+  > "$rivers/project.godot"
+code=$( (timeout 600 "$editor" --headless --import --path "$rivers" > "$logs/rivers-import.log" 2>&1; echo $?) 2>/dev/null)
+echo "INFO clients/rivers_import exit $code ($(problems "$logs/rivers-import.log" | wc -l) problem lines, not judged)"
+hterrain_headless='^(ERROR: Parameter "t" is null\.|SCRIPT ERROR: Cannot call method .convert. on a null value\.|ERROR: Condition "!actions\.custom_samplers\.has\(function->arguments\[j\]\.tex_builtin\)" is true\. Continuing\.)$'
+rivers_run() { # name, log, allowed-lines pattern (empty: none), engine arguments...
+  local name=$1 log=$2 allowed=$3 started code found
+  shift 3
+  rm -f "$rivers/rivers_probe.tscn"
+  started=$(date +%s)
+  timeout 900 "$@" > "$log" 2>&1
+  code=$?
+  grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log"
+  passes=$((passes + $(grep -c '^PASS ' "$log")))
+  fails=$((fails + $(grep -c '^FAIL ' "$log")))
+  grep -q '^rivers: ' "$log" || fail "clients/${name}_finished the probe did not finish (see $log)"
+  found=$(problems "$log")
+  if [ -n "$allowed" ] && [ -n "$found" ]; then
+    echo "INFO clients/${name}_hterrain_baker $(echo "$found" | grep -cE "$allowed") lines of HTerrain's headless normal-map baker"
+    found=$(echo "$found" | grep -vE "$allowed")
+  fi
+  if [ "$code" -ne 0 ] || [ -n "$found" ]; then
+    fail "clients/${name}_run exit $code; $(echo "$found" | head -n 3 | tr '\n' ' ')"
+  else
+    pass "clients/${name}_run exit 0, no error lines, $(( $(date +%s) - started )) s"
+  fi
+}
+rivers_run rivers_headless "$logs/rivers-headless.log" "$hterrain_headless" \
+  "$editor" --headless --editor --path "$rivers"
+if command -v xvfb-run >/dev/null 2>&1; then
+  FRAME=$work/hterrain-rivers.png rivers_run rivers_rendered "$logs/rivers-rendered.log" "" \
+    xvfb-run -a -s "-screen 0 1600x900x24" "$editor" --editor --rendering-driver opengl3 --path "$rivers"
+  if [ -n "${RIVERS_FRAME:-}" ] && [ -s "$work/hterrain-rivers.png" ]; then
+    cp "$work/hterrain-rivers.png" "$RIVERS_FRAME" && echo "INFO clients/rivers_frame $RIVERS_FRAME"
+  fi
+else
+  echo "SKIP clients/rivers_rendered no xvfb-run: the editor with its renderer is not run"
 fi
 
 echo "clients: $passes passed, $fails failed"
