@@ -318,11 +318,13 @@ macro_rules! with_heightmap_knobs {{
             }}
 
             /// Sets every dial of the chosen model to its preset `name` (an error for a
-            /// preset the model lacks; nothing for a model without dials).
+            /// preset the model lacks; nothing for a model without dials, or for an empty
+            /// name: no preset, the dials as they are — what a copy of the properties sets).
             fn apply_erosion_preset(&mut self, name: GString) {{
                 use watershed::Dials;
                 let text = name.to_string();
                 let applied: Result<(), String> = match self.erosion_model {{
+                    _ if text.is_empty() => Ok(()),
 {presets}                    _ => Ok(()),
                 }};
                 match applied {{

@@ -130,7 +130,8 @@ impl HeightmapWatershed {
     }
 
     /// The `erosion_preset` property's setter: sets every dial of the chosen model to the
-    /// preset `name` (an error for a preset the model lacks, and the dials stay).
+    /// preset `name` (an error for a preset the model lacks, and the dials stay; an empty
+    /// name is no preset and leaves the dials as they are).
     #[func]
     fn set_erosion_preset(&mut self, name: GString) {
         self.apply_erosion_preset(name);
