@@ -2,6 +2,7 @@
 //! crest) and which are bays, and each node's receiver with the lakes routed to their outlets.
 
 use super::flood::{flood, Flood};
+use super::order::{order_and_catchment_into, OrderScratch};
 use super::routing::receivers_on;
 use super::types::{DrainageParams, Lake, NodeKind, Outlet, Terminal};
 use crate::cancel;
@@ -64,6 +65,42 @@ pub(crate) fn standing_water<T: Topology>(
         Some(settled) => settled.kind,
         None => unreachable!("nothing sets the flag"),
     }
+}
+
+/// The lakes of a surface as the solve makes them, with what drains into them, before the
+/// rivers: [`hollows`] gives it.
+#[derive(Debug, Clone)]
+pub struct Hollows {
+    /// Each node's receiver, lakes routed to their outlets.
+    pub receivers: Vec<Outlet>,
+    /// What each node is: sea (bays included), lake or land (no rivers yet).
+    pub kind: Vec<NodeKind>,
+    /// The lake of each node, 1-based (0: none), an index into `lakes` plus one.
+    pub lake_id: Vec<u32>,
+    /// The lakes.
+    pub lakes: Vec<Lake>,
+    /// The area draining through each node, itself included, m².
+    pub catchment_m2: Vec<f64>,
+}
+
+/// The lakes of `heights` on `topo` under `params` and the catchments over its receivers —
+/// the solve's flood, receivers, lakes and accumulation, without rivers.
+///
+/// # Panics
+/// If `heights.len() != topo.len()`.
+pub fn hollows<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -> Hollows {
+    assert_eq!(heights.len(), topo.len(), "one height per node");
+    let never = AtomicBool::new(false);
+    let mut clock = Stopwatch::start();
+    let standing = flood(topo, heights, params, &never).and_then(|Flood { outlet, filled, routing }| {
+        receivers_and_lakes(topo, heights, &filled, &routing, outlet, params, &never, &mut clock)
+    });
+    let Some(Standing { receivers, kind, lake_id, lakes, .. }) = standing else {
+        unreachable!("nothing sets the flag")
+    };
+    let (mut order, mut catchment_m2) = (Vec::new(), Vec::new());
+    order_and_catchment_into(topo, &receivers, &mut order, &mut catchment_m2, &mut OrderScratch::default());
+    Hollows { receivers, kind, lake_id, lakes, catchment_m2 }
 }
 
 /// Groups filled nodes into depressions, keeps the lakes and turns bays into sea.

@@ -22,6 +22,7 @@ use crate::stopwatch::Stopwatch;
 pub(crate) use flood::ramped_surface;
 use flood::{flood, Flood};
 pub(crate) use lakes::standing_water;
+pub use lakes::{hollows, Hollows};
 use lakes::{receivers_and_lakes, Standing};
 pub(crate) use order::{order_and_catchment_into, OrderScratch};
 use rivers::{accumulation, rivers, Flows, Rivers};

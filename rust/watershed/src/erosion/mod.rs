@@ -1,13 +1,15 @@
 //! Erosion: landforms that water made. Stream power on any topology (the sphere lattice or
 //! a grid, through the same code), and for heightmaps droplets and the water + sediment
 //! grid model, whose dials have names, ranges and presets ([`dials`]), chosen by name for a
-//! heightmap ([`grid_erosion`]). Every model is deterministic: the same bytes with any
-//! thread count.
+//! heightmap ([`grid_erosion`]); what settles in hollows ([`sediment`]) and the pools of
+//! a heightmap's rivers cut through ([`pools`]). Every model is deterministic: the same
+//! bytes with any thread count.
 
 pub mod dials;
 pub mod droplets;
 pub mod grid_erosion;
 pub mod planet;
+pub mod pools;
 pub mod sediment;
 pub mod stream_power;
 pub mod water_sediment;

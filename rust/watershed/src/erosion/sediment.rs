@@ -2,9 +2,11 @@
 //! by no more than `lake_min_depth_m` is not a lake, so sediment fills it, and flats are
 //! laid with a gentle fall; afterwards every land node outside a lake or bay has a
 //! neighbour strictly below it, in the ground itself, not only on the routing surface.
-//! On heightmaps a lake that too little water reaches fills too (`settle_unfed`).
+//! On heightmaps a lake that too little water reaches fills too, and the pools of rivers
+//! are cut through (`settle_heightmap`).
 
-use crate::drainage::{ramped_surface, standing_water, Drainage, DrainageParams, NodeKind};
+use crate::drainage::{hollows, ramped_surface, standing_water, DrainageParams, NodeKind};
+use crate::erosion::pools::breach_pools;
 use crate::ground::topology::Topology;
 
 /// Fall laid across filled hollows and flats, metres per node towards the way out.
@@ -36,34 +38,54 @@ pub fn settle<T: Topology>(topo: &T, heights: &[f64], params: &DrainageParams) -
     (settled != heights).then_some(settled)
 }
 
-/// `heights` with every lake of `drainage` (solved on them under `params`) that is fed by
-/// less than `min_catchment_m2` — the largest catchment among its nodes — filled like a
-/// shallow hollow, to its spill level plus [`SETTLED_FALL_M`] per node from the spill: a
-/// pit that little water reaches holds sediment, not a lake. `None` when every lake is fed
-/// enough.
+/// [`settle`] for a heightmap: besides the hollows too shallow for a lake, every lake fed
+/// by less than `min_catchment_m2` (the largest catchment among its nodes) fills the same
+/// way — a pit that little water reaches holds sediment, not a lake — and then the pools of
+/// rivers are cut through ([`breach_pools`] with `width_cells`). A lake holding a node of
+/// `kept` (sorted) stays as it is. `None` when nothing changes.
 ///
 /// # Panics
-/// If `heights` or `drainage` is not one per node of `topo`.
-pub fn settle_unfed<T: Topology>(
+/// If `heights.len() != topo.len()`.
+pub fn settle_heightmap<T: Topology>(
     topo: &T,
     heights: &[f64],
-    drainage: &Drainage,
     params: &DrainageParams,
     min_catchment_m2: f64,
+    width_cells: usize,
+    kept: &[usize],
 ) -> Option<Vec<f64>> {
-    assert_eq!(heights.len(), topo.len(), "one height per node");
-    let mut fed = vec![0.0f64; drainage.lakes.len()];
-    for (&id, &catchment) in drainage.lake_id.iter().zip(&drainage.catchment_m2) {
-        if let Some(lake) = (id as usize).checked_sub(1).and_then(|k| fed.get_mut(k)) {
-            *lake = lake.max(catchment);
-        }
-    }
-    let unfed = |id: u32| (id as usize).checked_sub(1).is_some_and(|k| fed[k] < min_catchment_m2);
-    if !drainage.lake_id.iter().any(|&id| unfed(id)) {
+    if !params.lakes {
         return None;
     }
-    let ramped = ramped_surface(topo, heights, params, SETTLED_FALL_M);
-    Some((0..topo.len()).map(|i| if unfed(drainage.lake_id[i]) { ramped[i] } else { heights[i] }).collect())
+    let (found, ramped) = rayon::join(
+        || hollows(topo, heights, params),
+        || ramped_surface(topo, heights, params, SETTLED_FALL_M),
+    );
+    let lake_of = |i: usize| (found.lake_id[i] as usize).checked_sub(1);
+    let mut fed = vec![0.0f64; found.lakes.len()];
+    for (i, &catchment) in found.catchment_m2.iter().enumerate() {
+        if let Some(k) = lake_of(i) {
+            fed[k] = fed[k].max(catchment);
+        }
+    }
+    let mut held = vec![false; found.lakes.len()];
+    for k in kept.iter().filter_map(|&i| lake_of(i)) {
+        held[k] = true;
+    }
+    let stays: Vec<bool> = fed.iter().zip(&held).map(|(&f, &h)| h || f >= min_catchment_m2).collect();
+    let settled: Vec<f64> = (0..topo.len())
+        .map(|i| {
+            let water = found.kind[i] == NodeKind::Sea || lake_of(i).is_some_and(|k| stays[k]);
+            if water {
+                heights[i]
+            } else {
+                ramped[i]
+            }
+        })
+        .collect();
+    let left: Vec<bool> = stays.iter().zip(&held).map(|(&s, &h)| !s || h).collect();
+    let settled = breach_pools(&settled, &found, width_cells, &left).unwrap_or(settled);
+    (settled != heights).then_some(settled)
 }
 
 #[cfg(test)]
@@ -104,14 +126,19 @@ mod tests {
     fn a_lake_fed_by_too_little_fills_and_a_fed_one_stays() {
         let (grid, z) = pitted(2.0);
         let p = params(1.0);
-        let drainage = crate::drainage::solve(&grid, &z, &p);
-        assert_eq!(drainage.lakes.len(), 1, "3 m deep: a lake");
         // The plateau around the pit drains to the edge: the lake gets its own square metre.
-        assert_eq!(settle_unfed(&grid, &z, &drainage, &p, 1.0), None, "fed by 1 m² of 1");
-        let filled = settle_unfed(&grid, &z, &drainage, &p, 2.0).expect("fed by 1 m² of 2");
+        // (Channels 0 cells wide: no pool is cut through; pools.rs tests those.)
+        assert_eq!(settle_heightmap(&grid, &z, &p, 1.0, 0, &[]), None, "fed by 1 m² of 1");
+        assert_eq!(settle_heightmap(&grid, &z, &p, 2.0, 0, &[12]), None, "a kept lake stays");
+        let filled = settle_heightmap(&grid, &z, &p, 2.0, 0, &[]).expect("fed by 1 m² of 2");
         assert!(filled[12] > 5.0, "the pit fills to its spill: {}", filled[12]);
-        let again = crate::drainage::solve(&grid, &filled, &p);
-        assert!(again.lakes.is_empty(), "{:?}", again.lakes);
+        assert!(crate::drainage::solve(&grid, &filled, &p).lakes.is_empty());
+        let shallow = pitted(4.5).1;
+        assert_eq!(
+            settle_heightmap(&grid, &shallow, &p, 0.0, 0, &[]),
+            settle(&grid, &shallow, &p),
+            "as settle"
+        );
     }
 
     #[test]

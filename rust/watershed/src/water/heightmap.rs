@@ -9,7 +9,7 @@
 use crate::cancel;
 use crate::carve::{Carve, CarveParams, Reach};
 use crate::drainage::{self, Drainage, DrainageParams, NodeKind};
-use crate::erosion::sediment::{settle, settle_unfed};
+use crate::erosion::sediment::settle_heightmap;
 use crate::ground::grid::Grid;
 use crate::ground::surface::{GridSurface, Surface};
 use crate::ground::topology::Topology;
@@ -86,9 +86,10 @@ pub struct HeightmapWorld {
     /// ([`HeightmapParams::on`]).
     pub params: HeightmapParams,
     /// Ground before carving, after sediment filled the hollows that hold no lake (too
-    /// shallow, or fed by less than the river threshold), with drawn rivers cut in, metres.
+    /// shallow, or fed by less than the river threshold), with drawn rivers cut in and the
+    /// pools of rivers cut through, metres.
     pub natural: Vec<f64>,
-    /// Cells raised by sediment.
+    /// Cells raised by sediment (a pool's cut lowers cells; it is not counted).
     pub settled_cells: usize,
     /// The drainage of the natural ground.
     pub drainage: Drainage,
@@ -195,14 +196,16 @@ impl HeightmapWorld {
     ) -> Option<Self> {
         assert_eq!(heights.len(), grid.len(), "one height per cell");
         let params = &params.on(&grid);
-        let mut sources = Vec::new();
+        let (mut sources, mut courses) = (Vec::new(), Vec::new());
         for curve in drawn {
             let course = drawn_course(&grid, &heights, curve, params.sea_level_m, params.edge_outlets);
             cut_course(&grid, &mut heights, &course);
             sources.extend(course.first());
+            courses.extend(course);
         }
         sources.sort_unstable();
         sources.dedup();
+        courses.sort_unstable();
         let stage = |name: &'static str, done: f64| {
             progress(name, done);
             (!cancel::requested(cancel)).then_some(())
@@ -217,34 +220,25 @@ impl HeightmapWorld {
             river_catchment_m2: params.river_catchment_on(&grid),
             edge_outlets: params.edge_outlets,
         };
-        let (natural, settled_cells) = match settle(&grid, &heights, &drain) {
-            Some(settled) => {
-                let raised = settled.iter().zip(&heights).filter(|(s, h)| s != h).count();
-                drop(heights);
-                (settled, raised)
-            }
-            None => (heights, 0),
-        };
+        let width_cells = (2.0 * params.channel_half_width_on(&grid) / grid.cell_m).ceil().max(1.0) as usize;
+        let fed = params.lake_min_catchment_on(&grid);
+        let (natural, settled_cells) =
+            match settle_heightmap(&grid, &heights, &drain, fed, width_cells, &courses) {
+                Some(settled) => {
+                    let raised = settled.iter().zip(&heights).filter(|(s, h)| s > h).count();
+                    drop(heights);
+                    (settled, raised)
+                }
+                None => (heights, 0),
+            };
         clock.lap("settle");
         stage("settle", 0.35)?;
-        let solve = |natural: &[f64]| {
-            if sources.is_empty() {
-                drainage::solve(&grid, natural, &drain)
-            } else {
-                let sprung =
-                    Sprung { grid: &grid, sources: sources.clone(), spring_m2: drain.river_catchment_m2 };
-                drainage::solve(&sprung, natural, &drain)
-            }
+        let drainage = if sources.is_empty() {
+            drainage::solve(&grid, &natural, &drain)
+        } else {
+            let spring_m2 = drain.river_catchment_m2;
+            drainage::solve(&Sprung { grid: &grid, sources, spring_m2 }, &natural, &drain)
         };
-        let mut drainage = solve(&natural);
-        let (mut natural, mut settled_cells) = (natural, settled_cells);
-        if let Some(filled) =
-            settle_unfed(&grid, &natural, &drainage, &drain, params.lake_min_catchment_on(&grid))
-        {
-            settled_cells += filled.iter().zip(&natural).filter(|(f, h)| f != h).count();
-            natural = filled;
-            drainage = solve(&natural);
-        }
         clock.laps.extend(drainage.timings_ms.iter().copied());
         clock.lap_from_here();
         stage("drainage", 0.65)?;
