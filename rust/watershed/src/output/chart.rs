@@ -12,6 +12,9 @@ const INK: [u8; 3] = [40, 40, 40];
 const PAPER: [u8; 3] = [255, 255, 255];
 /// About how many ticks an axis gets.
 const TICKS: usize = 6;
+/// A picture whose longer side is shorter than this is drawn larger, each pixel a square
+/// of pixels, so a small map's cells, ticks, title and legend stay legible.
+const MIN_PICTURE_SIDE: usize = 360;
 
 /// One axis of a framed picture: the values at its two ends in metres, and its name.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,7 +89,12 @@ pub enum Key {
 /// `picture` framed: `title` and the vertical axis's name above it, tick-labelled axes
 /// along its left (`y`) and bottom (`x`) edges, the horizontal axis's name and the
 /// `legend` below it, on white.
+///
+/// A picture under [`MIN_PICTURE_SIDE`] pixels on its longer side is drawn a whole number
+/// of times larger; the frame is wide enough for the title and the legend, and a tick
+/// label that would run into the one before it is left out.
 pub fn framed(picture: &Image, title: &str, x: &Axis, y: &Axis, legend: &[Key]) -> Image {
+    let picture = &enlarged(picture, MIN_PICTURE_SIDE);
     let scale = (picture.width.max(picture.height).div_ceil(600)).clamp(1, 3);
     let g = 8 * scale;
     let gap = g / 2;
@@ -101,7 +109,9 @@ pub fn framed(picture: &Image, title: &str, x: &Axis, y: &Axis, legend: &[Key]) 
     let legend_rows = usize::from(!legend.is_empty());
     let bottom = gap + gap + g + gap + g + gap + legend_rows * (g + gap) + gap;
     let (pw, ph) = (picture.width, picture.height);
-    let (w, h) = (left + pw + right, top + ph + bottom);
+    let legend_width: usize = legend.iter().map(|key| key_width(key, scale) + 2 * g).sum();
+    let words = text_width(title, scale).max(legend_width);
+    let (w, h) = ((left + pw + right).max(left + words + gap), top + ph + bottom);
     let mut out = Image { width: w, height: h, rgb: PAPER.repeat(w * h) };
     for row in 0..ph {
         let from = row * pw * 3;
@@ -109,11 +119,15 @@ pub fn framed(picture: &Image, title: &str, x: &Axis, y: &Axis, legend: &[Key]) 
         out.rgb[to..to + pw * 3].copy_from_slice(&picture.rgb[from..from + pw * 3]);
     }
     rectangle(&mut out, (left - 1, top - 1), (pw + 2, ph + 2), INK, false);
+    let mut free_from = 0;
     for (at, label) in &x_ticks {
         let px = left + (at * (pw.max(1) - 1) as f64).round() as usize;
-        rectangle(&mut out, (px, top + ph + 1), (1, gap), INK, true);
         let lx = px.saturating_sub(text_width(label, scale) / 2);
-        text(&mut out, (lx, top + ph + gap + gap), label, scale, INK);
+        if lx < free_from {
+            continue;
+        }
+        rectangle(&mut out, (px, top + ph + 1), (1, gap), INK, true);
+        free_from = text(&mut out, (lx, top + ph + gap + gap), label, scale, INK) + g;
     }
     let name = x.title();
     let centre = left + pw / 2;
@@ -138,6 +152,35 @@ pub fn framed(picture: &Image, title: &str, x: &Axis, y: &Axis, legend: &[Key]) 
         cursor = draw_key(&mut out, (cursor, row), key, scale) + 2 * g;
     }
     out
+}
+
+/// `picture` drawn the least whole number of times larger that makes its longer side at
+/// least `min_side` pixels (itself when it is already).
+pub fn enlarged(picture: &Image, min_side: usize) -> Image {
+    let side = picture.width.max(picture.height).max(1);
+    let times = min_side.div_ceil(side).max(1);
+    if times == 1 {
+        return picture.clone();
+    }
+    let (w, h) = (picture.width * times, picture.height * times);
+    let mut rgb = Vec::with_capacity(w * h * 3);
+    for row in 0..h {
+        for col in 0..w {
+            let at = ((row / times) * picture.width + col / times) * 3;
+            rgb.extend_from_slice(&picture.rgb[at..at + 3]);
+        }
+    }
+    Image { width: w, height: h, rgb }
+}
+
+/// Width of one legend entry drawn at `scale`, pixels.
+fn key_width(key: &Key, scale: usize) -> usize {
+    let g = 8 * scale;
+    match key {
+        Key::Swatch(_, words) => g + g / 2 + text_width(words, scale),
+        Key::Line(_, words) => 2 * g + g / 2 + text_width(words, scale),
+        Key::Ramp(_, low, high) => text_width(low, scale) + g / 2 + 8 * g + g / 2 + text_width(high, scale),
+    }
 }
 
 /// Draws one legend entry with its top-left at `at`; returns the x just past it.
@@ -238,6 +281,23 @@ mod tests {
     }
 
     #[test]
+    fn a_small_picture_is_drawn_larger_in_a_frame_wide_enough_for_its_words() {
+        let tiny = Image { width: 12, height: 9, rgb: [10, 200, 30].repeat(12 * 9) };
+        let title = "relief and water: 120 x 91 cells of 2470 m";
+        let legend = [
+            Key::Swatch([1, 2, 3], "lowest ground -1437.0 m".into()),
+            Key::Swatch([4, 5, 6], "water".into()),
+        ];
+        let out =
+            framed(&tiny, title, &Axis::new("x", 0.0, 296_400.0), &Axis::new("y", 0.0, 224_770.0), &legend);
+        assert_eq!(count(&out, [10, 200, 30]), 360 * 270, "30 times larger: 360 x 270");
+        assert!(out.width >= text_width(title, 1) + 20, "{} px for the title", out.width);
+        assert!(out.width >= text_width("lowest ground -1437.0 m", 1) + text_width("water", 1) + 40);
+        let big = Image { width: 400, height: 10, rgb: vec![0; 400 * 30] };
+        assert_eq!(enlarged(&big, 360), big, "already large enough");
+    }
+
+    #[test]
     fn nice_steps_are_one_two_or_five_times_a_power_of_ten() {
         assert_eq!(nice_step(4000.0, 6), 1000.0);
         assert_eq!(nice_step(7.0, 6), 2.0);
@@ -265,7 +325,7 @@ mod tests {
     #[test]
     fn a_framed_picture_keeps_every_pixel_and_gains_labels_and_a_legend() {
         let red = [200, 10, 10];
-        let picture = Image { width: 300, height: 200, rgb: red.repeat(300 * 200) };
+        let picture = Image { width: 400, height: 200, rgb: red.repeat(400 * 200) };
         let legend = [
             Key::Swatch([10, 90, 200], "water".into()),
             Key::Line([10, 200, 90], "ground".into()),
@@ -275,7 +335,7 @@ mod tests {
         let y = Axis::new("y", 0.0, 2000.0);
         let chart = framed(&picture, "relief", &x, &y, &legend);
         assert!(chart.width > picture.width && chart.height > picture.height);
-        assert_eq!(count(&chart, red), 300 * 200, "the picture, whole and unchanged");
+        assert_eq!(count(&chart, red), 400 * 200, "the picture, whole and unchanged");
         assert!(count(&chart, [10, 90, 200]) >= 64, "the swatch");
         assert!(count(&chart, [10, 200, 90]) > 0, "the line");
         assert!(count(&chart, [0, 0, 255]) > 0, "the ramp's end");
