@@ -57,6 +57,32 @@ problems() {
     | grep -vxF 'ERROR: Godot was compiled without fontconfig, system font support is disabled.'
 }
 
+# Runs an engine command (the words after the fourth) into LOG under a 900 s timeout and
+# judges it: its PASS/FAIL lines count, a line starting with MARKER says the probe finished,
+# and the run passes on exit 0 with no problem line — but those matching ALLOWED (an extended
+# regex; empty: none), which are counted on an INFO line instead.
+judged_run() { # name, log, marker, allowed, command...
+  local name=$1 log=$2 marker=$3 allowed=$4 started code found
+  shift 4
+  started=$(date +%s)
+  timeout 900 "$@" > "$log" 2>&1
+  code=$?
+  grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log"
+  passes=$((passes + $(grep -c '^PASS ' "$log")))
+  fails=$((fails + $(grep -c '^FAIL ' "$log")))
+  grep -q "^$marker" "$log" || fail "clients/${name}_finished the probe did not finish (see $log)"
+  found=$(problems "$log")
+  if [ -n "$allowed" ] && [ -n "$found" ]; then
+    echo "INFO clients/${name}_allowed $(echo "$found" | grep -cE "$allowed") allowed lines (see the comment above the run)"
+    found=$(echo "$found" | grep -vE "$allowed")
+  fi
+  if [ "$code" -ne 0 ] || [ -n "$found" ]; then
+    fail "clients/${name}_run exit $code; $(echo "$found" | head -n 3 | tr '\n' ' ')"
+  else
+    pass "clients/${name}_run exit 0, no error lines, $(( $(date +%s) - started )) s"
+  fi
+}
+
 echo "== clients: grid-world --world home --region $REGION --size $SIZE"
 started=$(date +%s)
 if target/release/watershed grid-world --world home --region "$REGION" --size "$SIZE" --out "$work/out" \
@@ -90,20 +116,8 @@ else
 fi
 
 echo "== clients: the probe"
-log=$logs/clients-probe.log
-started=$(date +%s)
-timeout 900 "$editor" --headless --path "$project" --script res://probes/clients.gd -- "$work/out" > "$log" 2>&1
-code=$?
-grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log"
-passes=$((passes + $(grep -c '^PASS ' "$log")))
-fails=$((fails + $(grep -c '^FAIL ' "$log")))
-grep -q '^clients: ' "$log" || fail "clients/probe_finished the probe did not finish (see $log)"
-found=$(problems "$log")
-if [ "$code" -ne 0 ] || [ -n "$found" ]; then
-  fail "clients/probe_run exit $code; $(echo "$found" | head -n 3 | tr '\n' ' ')"
-else
-  pass "clients/probe_run exit 0, no error lines, $(( $(date +%s) - started )) s"
-fi
+judged_run probe "$logs/clients-probe.log" "clients: " "" \
+  "$editor" --headless --path "$project" --script res://probes/clients.gd -- "$work/out"
 
 # "Rivers for this terrain" in the editor: a second scratch project holding Watershed (its
 # editor library) beside both add-ons, with probes/clients/rivers enabled as a plugin; its
@@ -129,32 +143,11 @@ printf '%s\n' 'config_version=5' '' '[application]' '' 'config/name="watershed-r
 code=$( (timeout 600 "$editor" --headless --import --path "$rivers" > "$logs/rivers-import.log" 2>&1; echo $?) 2>/dev/null)
 echo "INFO clients/rivers_import exit $code ($(problems "$logs/rivers-import.log" | wc -l) problem lines, not judged)"
 hterrain_headless='^(ERROR: Parameter "t" is null\.|SCRIPT ERROR: Cannot call method .convert. on a null value\.|ERROR: Condition "!actions\.custom_samplers\.has\(function->arguments\[j\]\.tex_builtin\)" is true\. Continuing\.)$'
-rivers_run() { # name, log, allowed-lines pattern (empty: none), engine arguments...
-  local name=$1 log=$2 allowed=$3 started code found
-  shift 3
-  rm -f "$rivers/rivers_probe.tscn"
-  started=$(date +%s)
-  timeout 900 "$@" > "$log" 2>&1
-  code=$?
-  grep -E '^(PASS|FAIL|SKIP|INFO) ' "$log"
-  passes=$((passes + $(grep -c '^PASS ' "$log")))
-  fails=$((fails + $(grep -c '^FAIL ' "$log")))
-  grep -q '^rivers: ' "$log" || fail "clients/${name}_finished the probe did not finish (see $log)"
-  found=$(problems "$log")
-  if [ -n "$allowed" ] && [ -n "$found" ]; then
-    echo "INFO clients/${name}_hterrain_baker $(echo "$found" | grep -cE "$allowed") lines of HTerrain's headless normal-map baker"
-    found=$(echo "$found" | grep -vE "$allowed")
-  fi
-  if [ "$code" -ne 0 ] || [ -n "$found" ]; then
-    fail "clients/${name}_run exit $code; $(echo "$found" | head -n 3 | tr '\n' ' ')"
-  else
-    pass "clients/${name}_run exit 0, no error lines, $(( $(date +%s) - started )) s"
-  fi
-}
-rivers_run rivers_headless "$logs/rivers-headless.log" "$hterrain_headless" \
+judged_run rivers_headless "$logs/rivers-headless.log" "rivers: " "$hterrain_headless" \
   "$editor" --headless --editor --path "$rivers"
 if command -v xvfb-run >/dev/null 2>&1; then
-  FRAME=$work/hterrain-rivers.png rivers_run rivers_rendered "$logs/rivers-rendered.log" "" \
+  rm -f "$rivers/rivers_probe.tscn"
+  FRAME=$work/hterrain-rivers.png judged_run rivers_rendered "$logs/rivers-rendered.log" "rivers: " "" \
     xvfb-run -a -s "-screen 0 1600x900x24" "$editor" --editor --rendering-driver opengl3 --path "$rivers"
   if [ -n "${RIVERS_FRAME:-}" ] && [ -s "$work/hterrain-rivers.png" ]; then
     cp "$work/hterrain-rivers.png" "$RIVERS_FRAME" && echo "INFO clients/rivers_frame $RIVERS_FRAME"
