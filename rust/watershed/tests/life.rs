@@ -9,7 +9,7 @@ use watershed::{
     ScatterRules, SiteRules, Sites, World,
 };
 
-const QUICK_SCATTER: &str = "675c1b7fbce3d81b8dfd20ce745ffb5c66953b975615333a7c81fc325a0609c1";
+const QUICK_SCATTER: &str = "78149a064fd0540f892991315bef726a32a6e0382907860f21260aadd06853d1";
 
 #[test]
 fn quick_world_scatter_is_pinned_and_the_same_on_one_thread() {

@@ -18,6 +18,7 @@ use crate::math::sphere;
 use crate::settings::WorldSettings;
 use build::{Layout, Sizing};
 use glam::DVec3;
+use rayon::prelude::*;
 
 /// Steepest a bed may fall, metres per metre along the stream (about 80°).
 pub const MAX_FACE_SLOPE: f64 = 6.0;
@@ -466,21 +467,53 @@ enum Near {
     Tiles(Tiles),
 }
 
-/// The reaches touching each node of `surface` or any of its neighbours, ascending.
+/// Every reach whose banks, water or collar can reach a point whose nearest node is each
+/// node of `surface`, ascending: the reaches touching the node or any of its neighbours,
+/// and on the sphere finer than a channel is wide, those a few nodes away too.
 fn near_nodes<S: Surface>(surface: &S, reaches: &[Reach]) -> Rows {
-    // Each node's ids arrive in reach order, a reach twice where it touches the node along
-    // more than one edge: those repeats are side by side, and dropped.
-    let pairs = || {
-        reaches.iter().zip(0u32..).flat_map(|(r, k)| {
-            [r.from.index(), r.to.index()]
-                .into_iter()
-                .flat_map(|end| std::iter::once(end).chain(surface.neighbors(end)))
-                .map(move |node| (node, k))
-        })
-    };
+    let lists: Vec<Vec<u32>> = reaches.par_iter().map(|r| nodes_near_reach(surface, r)).collect();
+    let pairs =
+        || lists.iter().zip(0u32..).flat_map(|(nodes, k)| nodes.iter().map(move |&n| (n as usize, k)));
     let mut near = csr(surface.len(), pairs);
     near.dedup_rows();
     near
+}
+
+/// The nodes of `surface` whose cells `reach` can reach: its ends and their neighbours, and
+/// every node joined to them through such nodes that stands no farther from the reach than
+/// its banks, water or collar reach plus the node's longest edge (a point's nearest node is
+/// no farther from it than that).
+fn nodes_near_reach<S: Surface>(surface: &S, reach: &Reach) -> Vec<u32> {
+    let scale = surface.metres_per_unit();
+    // Banks and the water past the ends stay within √2 half-widths of the segment.
+    let mut reach_m = 2.0 * reach.half_width_m;
+    if reach.ends_in == ReachEnd::Sea {
+        reach_m = reach_m.max(collar_radius_m(reach));
+    }
+    let mut nodes: Vec<u32> = Vec::new();
+    for end in [reach.from.index(), reach.to.index()] {
+        for n in std::iter::once(end).chain(surface.neighbors(end)) {
+            if !nodes.contains(&(n as u32)) {
+                nodes.push(n as u32);
+            }
+        }
+    }
+    let within = |j: usize| {
+        let at = surface.position(j);
+        let longest = surface.neighbors(j).map(|m| (surface.position(m) - at).length()).fold(0.0, f64::max);
+        segment_projection(reach.start, reach.end, at).1 <= reach_m / scale + longest
+    };
+    let mut next = 0;
+    while next < nodes.len() {
+        let n = nodes[next] as usize;
+        next += 1;
+        for j in surface.neighbors(n) {
+            if !nodes.contains(&(j as u32)) && within(j) {
+                nodes.push(j as u32);
+            }
+        }
+    }
+    nodes
 }
 
 /// Edge of a square tile of grid cells in [`Tiles`], cells.

@@ -9,7 +9,7 @@ use super::stream_power::{
 };
 use super::FrameSink;
 use crate::cancel;
-use crate::drainage::DrainageParams;
+use crate::drainage::{hollows, DrainageParams};
 use crate::ground::topology::Topology;
 use crate::settings::WorldSettings;
 use rayon::prelude::*;
@@ -22,6 +22,12 @@ pub const START_RELIEF: f64 = 0.1;
 
 /// Rock uplift at the crest of the pattern, metres per year.
 pub const PEAK_UPLIFT_M_PER_YR: f64 = 1.0e-3;
+
+/// Catchment at which hillslope runoff gathers into a channel, m²: one hectare, within the
+/// 10³–10⁵ m² measured at channel heads (Montgomery & Dietrich 1988). Below it the ground
+/// wears as a hillslope of one steepest slope, so a finer lattice resolves the same hills
+/// rather than sharper ridges (a node of the shipped 90,000-node `home` already gathers more).
+pub const CHANNEL_HEAD_M2: f64 = 1.0e4;
 
 /// Neighbour-averaging passes that smooth the natural ground into its share of the uplift.
 const SMOOTHING_PASSES: usize = 10;
@@ -51,7 +57,11 @@ impl PlanetErosion {
                 uplift_m_per_yr: PEAK_UPLIFT_M_PER_YR,
                 diffusion_m2_per_yr: settings.erosion_diffusion_m2_yr,
                 dt_yr: STEP_YEARS,
-                lake_min_depth_m: settings.lake_min_depth_m,
+                // Every hollow fills with sediment while the land wears (lakes are the basins
+                // shaped on purpose and those the worn land keeps): which hollows would stay
+                // lakes for 300,000 years hangs on how finely the lattice resolves them.
+                lake_min_depth_m: f64::INFINITY,
+                channel_head_m2: CHANNEL_HEAD_M2,
             },
             range_m: settings.erosion_range_m,
             coastal: settings.erosion_coastal,
@@ -133,7 +143,26 @@ pub fn erode_planet<T: Topology>(
         }
     }
     carry_held(topo, held, &land, natural, base, &mut z);
+    fill_unheld_lakes(topo, held, outlets, &mut z);
     Some(z)
+}
+
+/// Fills every lake of `z` under `outlets` to its level but the one holding the lowest
+/// `held` node (the floor of the basin shaped on purpose): the steps filled every hollow
+/// with sediment as it formed, and scaling the land to its relief or carrying the held
+/// basin can leave a few more beside it, accidents of the node spacing.
+fn fill_unheld_lakes<T: Topology>(topo: &T, held: &[bool], outlets: &DrainageParams, z: &mut [f64]) {
+    if !outlets.lakes {
+        return;
+    }
+    let hollows = hollows(topo, z, outlets);
+    let floor = (0..z.len()).filter(|&i| held[i]).min_by(|&a, &b| z[a].total_cmp(&z[b]).then(a.cmp(&b)));
+    let kept = floor.map_or(0, |i| hollows.lake_id[i]);
+    for (i, &id) in hollows.lake_id.iter().enumerate() {
+        if id > 0 && id != kept {
+            z[i] = z[i].max(hollows.lakes[id as usize - 1].level_m);
+        }
+    }
 }
 
 /// Runs `erosion.steps` steps on `z` (one height per node of `topo`), calling `after` with

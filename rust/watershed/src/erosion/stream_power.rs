@@ -28,6 +28,11 @@ pub struct StreamPower {
     /// Depressions deeper than this (metres) stay lakes; shallower ones fill with sediment
     /// to their spill level. Infinite: every pit fills.
     pub lake_min_depth_m: f64,
+    /// Catchment below which water runs off a hillslope as a sheet, m²: a node that gathers
+    /// less cuts as one that gathers this much, so hillslopes keep one steepest slope,
+    /// `U / (K·channel_head^m)`, whatever the node spacing (0: every node cuts by its own
+    /// catchment).
+    pub channel_head_m2: f64,
 }
 
 impl Default for StreamPower {
@@ -40,6 +45,7 @@ impl Default for StreamPower {
             diffusion_m2_per_yr: 0.01,
             dt_yr: STEP_YEARS,
             lake_min_depth_m: f64::INFINITY,
+            channel_head_m2: 0.0,
         }
     }
 }
@@ -150,9 +156,10 @@ pub(crate) fn stream_power_step<T: Topology>(
             heights[i] = if filled_m[i] - heights[i] > model.lake_min_depth_m {
                 lifted // deep enough to stay a lake: only the rock moves
             } else {
-                // A shallow pit: it fills with sediment up to its spill level, never above
-                // the receiver's new height, so the flood sees a flat, not a pit.
-                lifted.max(filled_m[i].min(heights[r]))
+                // A shallow pit: it fills with sediment up to its receiver's new height, so the
+                // flood sees a flat, not a pit, also where this step lifted the spill above
+                // the old fill.
+                lifted.max(heights[r])
             };
             continue;
         }
@@ -185,6 +192,7 @@ fn incision_factors<T: Topology>(topo: &T, receivers: &[Outlet], model: &StreamP
     let kdt = model.k * model.dt_yr;
     incision.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
         let first = chunk * CHUNK;
+        out.iter_mut().for_each(|f| *f = f.max(model.channel_head_m2));
         if model.m == 0.5 {
             out.iter_mut().for_each(|f| *f = f.sqrt());
         } else {

@@ -50,8 +50,8 @@ impl Places {
     /// The places of `world` and its `life`: the spawn (north where there is none), the
     /// village, its mill (on the largest river when none beside the village turns a wheel)
     /// and the river `DOWNSTREAM_M` below it, the boat's place `BOAT_PLACE_M` down the
-    /// largest river, the
-    /// nearest open sea (`OPEN_SEA_DEPTH_M` deep), lake node and river mouth (where a river's
+    /// largest river (`BOAT_LAUNCH_M − BOAT_PLACE_M` above its launch, or halfway from the
+    /// mill to a launch nearer than that), the nearest open sea (`OPEN_SEA_DEPTH_M` deep), lake node and river mouth (where a river's
     /// last reach meets the sea, nearest by the reach's start), and the
     /// nearest walkable node of each of `BIOME_PLACES`, "nearest" meaning to the village
     /// (to the spawn without one; ties go to the lower index).
@@ -77,16 +77,25 @@ impl Places {
             world.water().at(at).is_some_and(|w| w.body == Body::River)
         };
         let launch_m = |reach: usize| {
+            // Never at the mill itself: not on its wheel.
             let mut tries = (0..)
                 .map(|k| BOAT_LAUNCH_M - BOAT_STEP_M * f64::from(k))
-                .take_while(|&s| s >= -BOAT_LAUNCH_M);
+                .take_while(|&s| s >= -BOAT_LAUNCH_M)
+                .filter(|&s| s != 0.0);
             tries.find(|&s| river_at(reach, s + BOAT_RUN_M)).unwrap_or(-BOAT_LAUNCH_M)
         };
         let launch = largest.map(|reach| (reach, launch_m(reach)));
         let boat_launch = launch.map(|(reach, at_m)| along_the_river(world, reach, at_m));
-        named.extend(launch.map(|(reach, at_m)| {
-            ("boat", along_the_river(world, reach, at_m - (BOAT_LAUNCH_M - BOAT_PLACE_M)))
-        }));
+        // Above the launch, but below the mill where the launch is: not on its wheel.
+        let boat_m = |at_m: f64| {
+            let above = at_m - (BOAT_LAUNCH_M - BOAT_PLACE_M);
+            if at_m > 0.0 {
+                above.max(0.5 * at_m)
+            } else {
+                above
+            }
+        };
+        named.extend(launch.map(|(reach, at_m)| ("boat", along_the_river(world, reach, boat_m(at_m)))));
         let open_sea = world.terrain.settings.sea_level_m - OPEN_SEA_DEPTH_M;
         let kind = &world.terrain.drainage.kind;
         let sea = nearest(world, centre, |i| kind[i] == NodeKind::Sea && world.terrain.heights[i] < open_sea);
