@@ -12,7 +12,7 @@ mod flood;
 pub mod grid;
 mod lakes;
 mod order;
-mod radix;
+pub(crate) mod radix;
 mod rivers;
 mod routing;
 mod types;

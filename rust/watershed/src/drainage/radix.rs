@@ -55,6 +55,12 @@ impl RadixHeap {
         }
     }
 
+    /// The level of the pair last popped (0 before any).
+    #[inline]
+    pub(crate) fn last(&self) -> u64 {
+        self.last
+    }
+
     /// The lowest queued pair's node, or `None` when empty.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<u32> {

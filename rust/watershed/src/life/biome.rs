@@ -10,6 +10,7 @@ use crate::math::sphere;
 use crate::settings::WorldSettings;
 use crate::water::world::World;
 use glam::DVec3;
+use rayon::prelude::*;
 
 /// What covers a piece of dry ground.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -217,8 +218,10 @@ impl Biomes {
         let settings = &world.terrain.settings;
         let lattice = &*world.terrain.lattice;
         let heights = &world.terrain.heights;
-        let slope_deg: Vec<f64> = (0..lattice.len()).map(|i| node_slope_deg(lattice, heights, i)).collect();
+        let slope_deg: Vec<f64> =
+            (0..lattice.len()).into_par_iter().map(|i| node_slope_deg(lattice, heights, i)).collect();
         let node = (0..lattice.len())
+            .into_par_iter()
             .map(|i| {
                 if world.terrain.drainage.kind[i] != NodeKind::Land {
                     return None;

@@ -10,6 +10,7 @@ use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};
 use crate::water::world::World;
 use glam::DVec3;
+use rayon::prelude::*;
 
 /// Temperature at the datum on the equator of a world with climate bias 0, °C.
 pub const EQUATOR_C: f64 = 26.0;
@@ -66,13 +67,14 @@ fn wetness(settings: &WorldSettings) -> f64 {
 }
 
 impl Climate {
-    /// The climate at every lattice node of `world`, worked out on the calling thread alone
-    /// (so a pool's worker may hold a lock while it runs without deadlocking the pool).
+    /// The climate at every lattice node of `world`, worked out on the current rayon pool
+    /// ([`Life::of`](crate::Life::of) gives it one of its own).
     pub fn of(world: &World) -> Self {
         let settings = &world.terrain.settings;
         let drainage = &world.terrain.drainage;
         let lattice = &*world.terrain.lattice;
         let surface: Vec<f64> = (0..lattice.len())
+            .into_par_iter()
             .map(|i| {
                 let level = drainage.water_level_m(i);
                 if level.is_nan() {
@@ -84,30 +86,35 @@ impl Climate {
             .collect();
         let temperature_c = lattice
             .positions()
-            .iter()
+            .par_iter()
             .zip(&surface)
             .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_lon_rad(p).0))
             .collect();
         let reach_m = MOISTURE_REACH * settings.radius_m;
         let strength: Vec<f64> = (0..lattice.len())
+            .into_par_iter()
             .map(|i| match drainage.kind[i] {
                 NodeKind::Sea | NodeKind::Lake => 1.0,
                 NodeKind::River => river_strength(drainage.catchment_m2[i], settings.river_catchment_m2),
                 NodeKind::Land => 0.0,
             })
             .collect();
-        let near = near_water(lattice, &strength, reach_m);
-        let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).clamp(2, 16);
+        // The shadow reaches as far in metres on any lattice.
+        let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).max(2);
+        let (near, highs) = rayon::join(
+            || near_water(lattice, &strength, reach_m),
+            || upwind_highs(lattice, &surface, steps),
+        );
         let relief = settings.relief_m.max(1.0);
-        let shadow: Vec<f64> = upwind_highs(lattice, &surface, steps)
-            .iter()
+        let shadow: Vec<f64> = highs
+            .par_iter()
             .zip(&surface)
             .map(|(&upwind, &here)| smoothstep(0.0, FULL_SHADOW * relief, upwind - here))
             .collect();
         let family = if settings.look.family == LookFamily::Desert { DESERT_MOISTURE } else { 1.0 };
         let wet = wetness(settings);
         let moisture = near
-            .iter()
+            .par_iter()
             .zip(&shadow)
             .map(|(&near, &shadow)| {
                 ((0.25 + 0.75 * near) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * shadow) * family)
@@ -194,27 +201,47 @@ fn upwind_step(lattice: &crate::ground::lattice::FibonacciLattice, at: usize) ->
 /// step has nowhere to go.
 ///
 /// # Complexity
-/// O(n × (neighbours + steps)): each node's step upwind is found once and shared by every
-/// walk through it.
+/// O(n × (neighbours + log steps)): walks of a power of two steps are joined from two of
+/// half that many, and each node's walk is made of those its step count's bits name.
 fn upwind_highs(
     lattice: &crate::ground::lattice::FibonacciLattice,
     surface: &[f64],
     steps: usize,
 ) -> Vec<f64> {
-    // Each node's step upwind and the surface there; `None` ends a walk.
-    let next: Vec<Option<(u32, f64)>> =
-        (0..lattice.len()).map(|i| upwind_step(lattice, i).map(|j| (j as u32, surface[j]))).collect();
-    (0..lattice.len())
-        .map(|i| {
-            let (mut at, mut high) = (i, f64::NEG_INFINITY);
-            for _ in 0..steps {
-                let Some((j, s)) = next[at] else { break };
-                at = j as usize;
-                high = high.max(s);
+    let n = lattice.len();
+    // Walks of `span` steps from every node: where each ends (`None` once it stopped) and the
+    // highest surface it met.
+    let mut end: Vec<Option<u32>> = (0..n).map(|i| upwind_step(lattice, i).map(|j| j as u32)).collect();
+    let mut high: Vec<f64> =
+        end.iter().map(|e| e.map_or(f64::NEG_INFINITY, |j| surface[j as usize])).collect();
+    // Each node's own walk so far: where it stands and the highest surface it met.
+    let mut at: Vec<Option<u32>> = (0..n as u32).map(Some).collect();
+    let mut highest = vec![f64::NEG_INFINITY; n];
+    let mut left = steps;
+    while left > 0 {
+        if left & 1 == 1 {
+            for (a, h) in at.iter_mut().zip(&mut highest) {
+                if let Some(k) = *a {
+                    *h = h.max(high[k as usize]);
+                    *a = end[k as usize];
+                }
             }
-            high
-        })
-        .collect()
+        }
+        left >>= 1;
+        if left > 0 {
+            let joined: Vec<(Option<u32>, f64)> = (0..n)
+                .map(|i| match end[i] {
+                    Some(k) => (end[k as usize], high[i].max(high[k as usize])),
+                    None => (None, high[i]),
+                })
+                .collect();
+            for (i, (e, h)) in joined.into_iter().enumerate() {
+                end[i] = e;
+                high[i] = h;
+            }
+        }
+    }
+    highest
 }
 
 #[cfg(test)]
@@ -270,7 +297,7 @@ mod tests {
         let lattice = crate::ground::lattice::FibonacciLattice::new(5_000, 1000.0);
         let surface: Vec<f64> =
             lattice.positions().iter().map(|p| 100.0 * libm::sin(7.0 * p.x + 3.0 * p.z)).collect();
-        for steps in [1, 2, 5, 16] {
+        for steps in [1, 2, 5, 16, 23, 64] {
             let highs = upwind_highs(&lattice, &surface, steps);
             for (i, &high) in highs.iter().enumerate() {
                 // Each node's own walk, step by step.

@@ -27,12 +27,19 @@ pub struct Life {
 }
 
 impl Life {
-    /// The life of `world`, on the calling thread alone (the climate's rule: a pool's
-    /// worker may wait on it without deadlocking the pool).
+    /// The life of `world`, worked out on a rayon pool of its own, so the workers of the
+    /// caller's pool may wait on it without holding up the work it waits on.
     pub fn of(world: &World) -> Self {
-        let climate = Climate::of(world);
-        let biomes = Biomes::of(world, &climate);
-        let sites = Sites::with_slopes(world, &SiteRules::default(), &biomes.slope_deg);
-        Life { climate, biomes, sites }
+        let work = || {
+            let climate = Climate::of(world);
+            let biomes = Biomes::of(world, &climate);
+            let sites = Sites::with_slopes(world, &SiteRules::default(), &biomes.slope_deg);
+            Life { climate, biomes, sites }
+        };
+        match rayon::ThreadPoolBuilder::new().build() {
+            Ok(pool) => pool.install(work),
+            // No threads to be had for a pool: the caller's pool does it.
+            Err(_) => work(),
+        }
     }
 }

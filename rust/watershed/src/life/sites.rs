@@ -11,6 +11,8 @@ use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::world::World;
 use glam::DVec3;
+use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// What makes a good site. Lengths in metres, angles in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -135,10 +137,12 @@ impl Sites {
 
         let is_fresh = |i: usize| matches!(kind[i], NodeKind::River | NodeKind::Lake);
         // Only walks up to `walk_m` are read: a site needs one, and so does `why_no_village`.
-        let (walk, source) = walks(lattice, &is_fresh, rules.walk_m);
-        let to_coast = coast_walks(world);
-        let falls: Vec<DVec3> =
-            world.terrain.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start).collect();
+        let ((walk, source), to_coast) =
+            rayon::join(|| walks(lattice, &is_fresh, rules.walk_m), || coast_walks(world));
+        let falls = Points::new(
+            world.terrain.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start),
+            rules.fall_clearance_m / radius,
+        );
         let lake_or_big = |s: usize| match kind[s] {
             NodeKind::Lake => 1.0,
             _ => {
@@ -149,7 +153,7 @@ impl Sites {
             }
         };
         let mut scored: Vec<Site> = land
-            .iter()
+            .par_iter()
             // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
             .filter(|&&i| slope[i] < 2.0 * rules.max_slope_deg && walk[i] <= rules.walk_m)
             .filter_map(|&i| {
@@ -159,7 +163,7 @@ impl Sites {
                 let height_m = world.terrain.ground(dir);
                 let above_water_m = height_m - level;
                 if above_water_m < rules.flood_margin_m
-                    || falls.iter().any(|&f| chord_m(f, dir, radius) < rules.fall_clearance_m)
+                    || falls.any_within(dir, |f| chord_m(f, dir, radius) < rules.fall_clearance_m)
                 {
                     return None;
                 }
@@ -204,6 +208,43 @@ impl Sites {
     }
 }
 
+/// Points bucketed in cubes of one edge, so those near a point are found without reading
+/// the others.
+struct Points {
+    /// Cube edge, in the points' units.
+    edge: f64,
+    cubes: HashMap<[i64; 3], Vec<DVec3>>,
+}
+
+impl Points {
+    /// `points` in cubes of `edge` (positive, in the points' units).
+    fn new(points: impl Iterator<Item = DVec3>, edge: f64) -> Self {
+        let mut cubes: HashMap<[i64; 3], Vec<DVec3>> = HashMap::new();
+        for p in points {
+            cubes.entry(cube_of(p, edge)).or_default().push(p);
+        }
+        Points { edge, cubes }
+    }
+
+    /// Whether `near` holds for any point in the cube of `p` or a cube beside it: for every
+    /// point `near` can only hold within one edge of `p`.
+    fn any_within(&self, p: DVec3, near: impl Fn(DVec3) -> bool) -> bool {
+        let [x, y, z] = cube_of(p, self.edge);
+        (-1..=1).any(|dx| {
+            (-1..=1).any(|dy| {
+                (-1..=1).any(|dz| {
+                    self.cubes.get(&[x + dx, y + dy, z + dz]).is_some_and(|c| c.iter().any(|&q| near(q)))
+                })
+            })
+        })
+    }
+}
+
+/// The cube of edge `edge` holding `p`.
+fn cube_of(p: DVec3, edge: f64) -> [i64; 3] {
+    (p / edge).floor().to_array().map(|c| c as i64)
+}
+
 /// Straight distance between two unit directions on a sphere of `radius_m`, metres.
 fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
     (a - b).length() * radius_m
@@ -214,7 +255,7 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
 /// within `limit_m`.
 fn walks<T: Topology>(
     topo: &T,
-    target: &dyn Fn(usize) -> bool,
+    target: &(dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
 ) -> (Vec<f64>, Vec<Option<usize>>) {
     let start: Vec<f64> = (0..topo.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();

@@ -1,8 +1,7 @@
 //! Walks along a topology's edges from many sources at once.
 
+use crate::drainage::radix::RadixHeap;
 use crate::ground::topology::Topology;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// From every node, the cheapest `start[source] + walk to it` over all sources (nodes with a
 /// finite, non-negative `start`; walks in metres along the edges) and which source gives it;
@@ -11,9 +10,10 @@ use std::collections::BinaryHeap;
 /// popped first: the lower cost, then the lower index.
 ///
 /// # Complexity
-/// O(m log m) for the m nodes reached within `limit`, plus one pass over every node and its
-/// neighbours: a source whose neighbours all start no dearer than it never improves one, so
-/// it is never queued (the open sea of a coast walk costs a glance, not a heap entry).
+/// O(m) amortised for the m nodes reached within `limit` (a radix heap), plus one pass over
+/// every node and its neighbours: a source whose neighbours all start no dearer than it
+/// never improves one, so it is never queued (the open sea of a coast walk costs a glance,
+/// not a heap entry).
 pub(crate) fn cheapest_walks<T: Topology>(
     topo: &T,
     start: &[f64],
@@ -48,13 +48,16 @@ fn walk<T: Topology>(
         start.iter().map(|&c| if c.is_finite() { c + 0.0 } else { f64::INFINITY }).collect();
     // Walking on adds a non-negative distance, so a node reached at `cost[i]` improves only
     // neighbours dearer than that: a source without such a neighbour would be popped for
-    // nothing, and leaving it out changes no cost and no tie.
-    let mut queue: BinaryHeap<Reverse<(u64, usize)>> = (0..cost.len())
-        .filter(|&i| cost[i].is_finite() && topo.neighbors(i).any(|j| cost[j] > cost[i]))
-        .map(|i| Reverse((cost[i].to_bits(), i)))
-        .collect();
-    while let Some(Reverse((bits, i))) = queue.pop() {
-        if bits != cost[i].to_bits() {
+    // nothing, and leaving it out changes no cost and no tie. Costs only grow as the walk
+    // goes on, so a radix heap orders them (the lower cost first, then the lower index).
+    let mut queue = RadixHeap::new();
+    for i in (0..cost.len()).filter(|&i| cost[i].is_finite() && topo.neighbors(i).any(|j| cost[j] > cost[i]))
+    {
+        queue.push(cost[i].to_bits(), i as u32);
+    }
+    while let Some(i) = queue.pop() {
+        let i = i as usize;
+        if queue.last() != cost[i].to_bits() {
             continue;
         }
         if cost[i] > limit {
@@ -68,7 +71,7 @@ fn walk<T: Topology>(
             if c < cost[j] {
                 cost[j] = c;
                 improved(j, i);
-                queue.push(Reverse((c.to_bits(), j)));
+                queue.push(c.to_bits(), j as u32);
             }
         }
     }
@@ -87,6 +90,8 @@ mod tests {
     use crate::ground::lattice::FibonacciLattice;
     use crate::math::rng::SplitMix64;
     use crate::testkit::FUZZ_SEED;
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
 
     /// The plain multi-source Dijkstra: every source queued, every neighbour relaxed, no
     /// limit.
