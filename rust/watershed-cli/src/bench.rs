@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use watershed::{
     drain_grid, erode_droplets, erode_stream_power, erode_water_sediment, DVec3, DrainageParams, Droplets,
-    Grid, GridMaps, GridOptions, HeightmapParams, HeightmapWorld, Pipeline, PlanetHeight, StreamPower,
+    Grid, GridMaps, GridOptions, HeightmapParams, HeightmapWorld, Life, Pipeline, PlanetHeight, StreamPower,
     WaterSediment, World, WorldSettings,
 };
 
@@ -299,10 +299,14 @@ fn drainage(settings: &WorldSettings, runs: usize) -> f64 {
     let mut work = Vec::new();
     let mut stages: Vec<(&'static str, Vec<f64>)> = Vec::new();
     let mut stats = None;
+    let mut life = Vec::new();
     for _ in 0..runs {
         let t = Instant::now();
         let solved = World::build(settings);
         totals.push(t.elapsed().as_secs_f64() * 1e3);
+        life.push(timed(|| {
+            black_box(Life::of(&solved));
+        }));
         work.push(
             solved
                 .timings_ms
@@ -351,6 +355,7 @@ fn drainage(settings: &WorldSettings, runs: usize) -> f64 {
     println!("drainage  the ground's working (erosion, sediment, field): {:.1} ms", median(work));
     let built_ms = median(totals);
     println!("drainage  world build with carve and water table: {built_ms:.1} ms");
+    println!("drainage  life (climate, biomes, sites) on the built world: {:.1} ms", median(life));
     let parts: Vec<String> = stages.into_iter().map(|(name, v)| format!("{name} {:.1}", median(v))).collect();
     println!("drainage  stages (ms): {}", parts.join(", "));
     println!(
