@@ -13,15 +13,16 @@
 //! refined, as the measured rivers do, so the estimate grows with `lattice_nodes`.
 //!
 //! Times are for a release build on two cores (the reference machine), fitted to
-//! `watershed bench drainage` on an idle machine: 0.6 µs a node, 0.55 µs a bed piece (the
-//! carve and the water table) and, when the world erodes, 36 ns a node per erosion step at
-//! 90,000 nodes. A node costs more on a larger lattice, whose arrays outgrow the caches: the
-//! node cost grows as `(n / 90,000)^0.07` (measured 0.6 µs at 90,000 nodes, 0.84 at 16
-//! million) and the erosion step's as `(n / 90,000)^0.23` (measured a node-step: 30 ns at
-//! 20,000 nodes, 36 at 90,000, 44 at 250,000, 66 at one million, 88 at four million, 114 at
-//! 16 million). The estimate then came within 3 % of home's build at 90,000 nodes to 16
-//! million, and of pebble's and dry_moon's; 17 % over highlands'; 2.3 times archipelago's,
-//! whose small islands keep their rivers short (538 reaches where the land fraction says
+//! `watershed bench drainage` on an idle machine: 0.425 µs a node, 0.235 µs a bed piece (the
+//! carve) and, when the world erodes, 15.5 ns a node per erosion step at 90,000 nodes. A
+//! node costs more on a larger lattice, whose arrays outgrow the caches: the node cost grows
+//! as `(n / 90,000)^0.02` (measured 0.40 µs at 90,000 nodes, 0.43 at 16 million, the carve's
+//! 25 ns aside) and the erosion step's as `(n / 90,000)^0.22` (measured a node-step: 15.5 ns
+//! at 90,000 nodes, 23 at one million, 36 at four million, 49 at 16 million). The estimate
+//! then came within 11 % of home's build from 90,000 nodes to 16 million (0.14, 1.2, 6.1 and
+//! 30.8 s measured), and of pebble's and highlands'; 21 % over dry_moon's and 1.9 times
+//! ocean_world's, whose open sea costs less than land. Archipelago, whose small islands keep
+//! their rivers short, has far fewer reaches than its land fraction says (538 where it says
 //! 1,787). A debug build is several times slower. Erosion's arrays are gone before the
 //! drainage's peak, which stays the peak.
 
@@ -43,18 +44,18 @@ const BYTES_PER_REACH: u64 = 256;
 pub const GRID_BYTES_PER_CELL: u64 = 100;
 /// Seconds a node costs on the reference machine (release, two cores) at
 /// [`REFERENCE_NODES`].
-const SECONDS_PER_NODE: f64 = 0.6e-6;
+const SECONDS_PER_NODE: f64 = 0.425e-6;
 /// Seconds a node costs per erosion step on the reference machine (release, two cores) at
 /// [`REFERENCE_NODES`].
-const SECONDS_PER_NODE_STEP: f64 = 36e-9;
+const SECONDS_PER_NODE_STEP: f64 = 15.5e-9;
 /// The lattice size the per-node costs are given at.
 const REFERENCE_NODES: f64 = 90_000.0;
 /// How a node's cost grows with the lattice: `(n / REFERENCE_NODES)^NODE_GROWTH`.
-const NODE_GROWTH: f64 = 0.07;
+const NODE_GROWTH: f64 = 0.02;
 /// How a node's cost per erosion step grows with the lattice.
-const NODE_STEP_GROWTH: f64 = 0.23;
+const NODE_STEP_GROWTH: f64 = 0.22;
 /// Seconds a bed piece costs on the reference machine (release, two cores).
-const SECONDS_PER_BED_PIECE: f64 = 0.55e-6;
+const SECONDS_PER_BED_PIECE: f64 = 0.235e-6;
 /// Share of land nodes carrying a river where the threshold is one node's area (`k` = 1).
 const RIVER_SHARE: f64 = 0.4;
 /// Directions sampled for the land fraction.
