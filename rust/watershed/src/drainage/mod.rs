@@ -12,10 +12,11 @@ mod flood;
 pub mod grid;
 mod lakes;
 mod order;
-pub(crate) mod radix;
+mod radix;
 mod rivers;
 mod routing;
 mod types;
+pub(crate) mod walk;
 
 use crate::ground::topology::Topology;
 use crate::stopwatch::Stopwatch;

@@ -9,12 +9,12 @@ use super::stream_power::{
 };
 use super::FrameSink;
 use crate::cancel;
+use crate::drainage::walk::cheapest_costs;
 use crate::drainage::{hollows, DrainageParams};
 use crate::ground::topology::Topology;
 use crate::settings::WorldSettings;
 use rayon::prelude::*;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;
 
 /// Share of the natural ground's relief above the sea that the run starts from.
@@ -440,27 +440,11 @@ fn uplift_share<T: Topology>(
 }
 
 /// Distance along the neighbour graph from every land node to the nearest node that is not
-/// land, metres (Dijkstra; ties by node index). Land with no such node anywhere is
+/// land, metres (the cheapest walks from the sea). Land with no such node anywhere is
 /// infinitely far.
 fn distance_inland_m<T: Topology>(topo: &T, land: &[bool]) -> Vec<f64> {
-    let mut distance: Vec<f64> = land.iter().map(|&l| if l { f64::INFINITY } else { 0.0 }).collect();
-    // Non-negative distances order like their bits.
-    let mut heap: BinaryHeap<Reverse<(u64, u32)>> =
-        (0..topo.len()).filter(|&i| !land[i]).map(|i| Reverse((0, i as u32))).collect();
-    while let Some(Reverse((bits, i))) = heap.pop() {
-        let (d, i) = (f64::from_bits(bits), i as usize);
-        if d > distance[i] {
-            continue;
-        }
-        for j in topo.neighbors(i) {
-            let through = d + topo.distance_m(i, j);
-            if through < distance[j] {
-                distance[j] = through;
-                heap.push(Reverse((through.to_bits(), j as u32)));
-            }
-        }
-    }
-    distance
+    let start: Vec<f64> = land.iter().map(|&l| if l { f64::INFINITY } else { 0.0 }).collect();
+    cheapest_costs(topo, &start, f64::INFINITY)
 }
 
 #[cfg(test)]

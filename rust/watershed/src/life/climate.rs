@@ -2,9 +2,9 @@
 //! bias; moisture from the water nearby (sea, lakes, rivers by their catchment) and the
 //! rain shadow of higher ground upwind of the prevailing winds.
 
+use crate::drainage::walk::cheapest_costs;
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
-use crate::life::walk::cheapest_costs;
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};

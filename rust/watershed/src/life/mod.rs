@@ -7,7 +7,6 @@ pub mod climate;
 pub mod places;
 pub mod scatter;
 pub mod sites;
-mod walk;
 
 use crate::water::world::World;
 use biome::Biomes;

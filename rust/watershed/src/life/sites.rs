@@ -3,10 +3,10 @@
 //! reach with enough flow beside the village, and the spawn on land near the coast within
 //! sight of the village.
 
+use crate::drainage::walk::{cheapest_costs, cheapest_walks};
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
-use crate::life::walk::{cheapest_costs, cheapest_walks};
 use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::world::World;

@@ -1,6 +1,6 @@
 //! Walks along a topology's edges from many sources at once.
 
-use crate::drainage::radix::RadixHeap;
+use super::radix::RadixHeap;
 use crate::ground::topology::Topology;
 
 /// From every node, the cheapest `start[source] + walk to it` over all sources (nodes with a
