@@ -183,20 +183,21 @@ pub(crate) fn stream_power_step<T: Topology>(
 }
 
 /// Each node's catchment `A` (m², one per node in `incision`) turned in place into its
-/// incision factor `K·dt·A^m / d`, d its distance to its receiver (metres); 0 where it has
-/// no receiver. `A^m` is the square root, correctly rounded on every machine, for the usual
-/// `m = 0.5`. Worked out in node order beside one another, so the receiver-order walk reads
+/// incision factor `K·dt·max(A, channel head)^m / d`, d its distance to its receiver
+/// (metres); 0 where it has no receiver. The power is the square root, correctly rounded on
+/// every machine, for the usual `m = 0.5`. Worked out in node order beside one another, so the receiver-order walk reads
 /// one number per node.
 fn incision_factors<T: Topology>(topo: &T, receivers: &[Outlet], model: &StreamPower, incision: &mut [f64]) {
     const CHUNK: usize = 4096;
     let kdt = model.k * model.dt_yr;
     incision.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
         let first = chunk * CHUNK;
-        out.iter_mut().for_each(|f| *f = f.max(model.channel_head_m2));
+        // A hillslope node cuts as one at the channel head.
+        let head = model.channel_head_m2;
         if model.m == 0.5 {
-            out.iter_mut().for_each(|f| *f = f.sqrt());
+            out.iter_mut().for_each(|f| *f = f.max(head).sqrt());
         } else {
-            out.iter_mut().for_each(|f| *f = libm::pow(*f, model.m));
+            out.iter_mut().for_each(|f| *f = libm::pow(f.max(head), model.m));
         }
         for (k, (f, o)) in out.iter_mut().zip(&receivers[first..]).enumerate() {
             *f = match o {
