@@ -342,6 +342,16 @@ impl Carve {
         self.reaches_at(n).iter().find(starts_here).map(|&k| ReachId(k))
     }
 
+    /// The main stream into node `n`: of the reaches ending there, the one with the largest
+    /// catchment (ties: the lower index); `None` where no reach ends at `n`.
+    pub fn main_reach_into(&self, n: usize) -> Option<ReachId> {
+        let reaches = &self.reaches;
+        (self.reaches_at(n).iter().map(|&k| k as usize))
+            .filter(|&k| reaches[k].to.index() == n)
+            .max_by(|&a, &b| reaches[a].catchment_m2.total_cmp(&reaches[b].catchment_m2).then(b.cmp(&a)))
+            .map(|k| ReachId(k as u32))
+    }
+
     /// Reaches touching node `n` (as upstream or downstream end), ascending.
     pub fn reaches_at(&self, n: usize) -> &[u32] {
         self.touching.row(n)

@@ -315,11 +315,20 @@ fn flow(reach: &Reach, ground: &[f64; SAMPLES], level_m: f64, runoff_m_s: f64) -
 /// banks reach `p`: the level profile (`levels`, evenly spaced from start to end) at the
 /// point's position along the reach. Past its lower end it falls as the reach it runs into
 /// does (what `next` gives: that reach, with its levels, asked only there) from its own end
-/// level; otherwise it continues past the ends at its mean slope.
+/// level; before its upper end it rises as the reach running into it does (what `prev`
+/// gives: the main stream there, asked only there) up from its own start level, and stays
+/// at its start level where nothing runs into it. Otherwise (past the end of a reach that
+/// runs into a lake or the sea) it continues at its mean slope.
+///
+/// Never its own mean slope upstream: on a short, steep reach (a fall, or a tributary's
+/// settling face, at a fine lattice) that slope lifts the level metres above the reach
+/// upstream within a half-width of the join, and the bell-weighted average there steps up
+/// and back down along the river.
 pub fn reach_contribution<'a>(
     reach: &Reach,
     levels: &[f64],
     next: impl FnOnce() -> Option<(&'a Reach, &'a [f64])>,
+    prev: impl FnOnce() -> Option<(&'a Reach, &'a [f64])>,
     p: DVec3,
     radius_m: f64,
 ) -> Option<(f64, f64)> {
@@ -332,7 +341,15 @@ pub fn reach_contribution<'a>(
             let (next, next_levels) = next().filter(|(_, next_levels)| !next_levels.is_empty())?;
             Some(end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0])
         });
-        (w, past_end.unwrap_or_else(|| profile_at(levels, t)))
+        let before_start = levels.first().filter(|_| t < 0.0).map(|&start| {
+            match prev().and_then(|(prev, prev_levels)| Some((prev, prev_levels, *prev_levels.last()?))) {
+                Some((prev, prev_levels, prev_end)) => {
+                    start + profile_at(prev_levels, 1.0 - beyond / prev.length_m.max(1e-9)) - prev_end
+                }
+                None => start,
+            }
+        });
+        (w, past_end.or(before_start).unwrap_or_else(|| profile_at(levels, t)))
     })
 }
 
@@ -424,7 +441,8 @@ mod tests {
                 let (mut sum, mut weights) = (0.0, 0.0);
                 for (k, (reach, levels)) in reaches.iter().enumerate() {
                     let next = || reaches.get(k + 1).map(|(r, l)| (r, l.as_slice()));
-                    if let Some((w, level)) = reach_contribution(reach, levels, next, p, radius) {
+                    let prev = || k.checked_sub(1).map(|j| (&reaches[j].0, reaches[j].1.as_slice()));
+                    if let Some((w, level)) = reach_contribution(reach, levels, next, prev, p, radius) {
                         sum += w * level;
                         weights += w;
                     }
@@ -433,6 +451,50 @@ mod tests {
                 // The chord is a hair shorter than the arc: allow a micrometre.
                 assert!((sum / weights - line(s)).abs() < 1e-5, "s {s}: {} vs {}", sum / weights, line(s));
             }
+        }
+    }
+
+    #[test]
+    fn a_steep_reach_below_does_not_lift_the_water_of_the_reach_above_it() {
+        // A flat reach at 10 m running into a 12 m reach that falls 8 m (a fall, or a
+        // tributary's settling face, at a fine lattice), along the equator of a 10 km planet.
+        // Within a half-width above the join the steep reach weighs in; continued upstream
+        // at its own mean slope it stood up to 4 m over the flat water there, and the surface
+        // stepped up and back down along the river.
+        let radius = 10_000.0;
+        let at = |s: f64| sphere::direction(0.0, (s / radius).to_degrees());
+        let reach = |s0: f64, s1: f64| straight(at(s0), at(s1), at(s0).distance(at(s1)) * radius);
+        let flat = (reach(0.0, 40.0), vec![10.0; 17]);
+        let steep = (reach(40.0, 52.0), (0..=16).map(|j| 10.0 - 8.0 * j as f64 / 16.0).collect::<Vec<_>>());
+        let level_at = |s: f64| {
+            let p = at(s);
+            let next = || Some((&steep.0, steep.1.as_slice()));
+            let prev = || Some((&flat.0, flat.1.as_slice()));
+            let (mut sum, mut weights) = (0.0, 0.0);
+            for (w, level) in [
+                reach_contribution(&flat.0, &flat.1, next, || None, p, radius),
+                reach_contribution(&steep.0, &steep.1, || None, prev, p, radius),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                sum += w * level;
+                weights += w;
+            }
+            sum / weights
+        };
+        let mut last = f64::INFINITY;
+        for k in 0..=80 {
+            let s = 30.0 + k as f64 * 0.125;
+            let level = level_at(s);
+            if s < 40.0 {
+                assert!(
+                    (level - 10.0).abs() < 1e-9,
+                    "above the join the flat water stays flat: {level} at {s} m"
+                );
+            }
+            assert!(level <= last + 1e-9, "the surface rises downstream at {s} m: {last} then {level}");
+            last = level;
         }
     }
 

@@ -163,8 +163,16 @@ impl<S: Surface> WaterView<'_, S> {
                     )
                 })
             };
+            let prev = || {
+                self.carve.main_reach_into(reach.from.index()).map(|prev| {
+                    (
+                        &self.carve.reaches[prev.0 as usize],
+                        self.water.reach_levels[prev.0 as usize].as_slice(),
+                    )
+                })
+            };
             if let Some((w, level)) =
-                reach_contribution(reach, &self.water.reach_levels[id as usize], next, p, scale)
+                reach_contribution(reach, &self.water.reach_levels[id as usize], next, prev, p, scale)
             {
                 sum += w * level;
                 weights += w;
