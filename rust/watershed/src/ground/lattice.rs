@@ -82,6 +82,11 @@ impl FibonacciLattice {
         &self.positions
     }
 
+    /// Radius of the sphere the lattice covers, metres.
+    pub fn radius_m(&self) -> f64 {
+        self.radius_m
+    }
+
     /// Neighbour lists in CSR form: `(offsets, neighbors)`, `offsets.len() == len() + 1`.
     pub fn csr(&self) -> (&[u32], &[u32]) {
         (&self.offsets, &self.neighbors)

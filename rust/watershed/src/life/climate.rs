@@ -2,9 +2,9 @@
 //! bias; moisture from the water nearby (sea, lakes, rivers by their catchment) and the
 //! rain shadow of higher ground upwind of the prevailing winds.
 
-use crate::drainage::walk::cheapest_costs;
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
+use crate::life::distance::cheapest_from;
 use crate::math::geometry::smoothstep;
 use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};
@@ -102,7 +102,7 @@ impl Climate {
         // The shadow reaches as far in metres on any lattice.
         let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).max(2);
         let (near, highs) = rayon::join(
-            || near_water(lattice, &strength, reach_m),
+            || near_water(&strength, reach_m, |start| cheapest_from(lattice, start)),
             || upwind_highs(lattice, &surface, steps),
         );
         let relief = settings.relief_m.max(1.0);
@@ -153,14 +153,14 @@ fn river_strength(catchment_m2: f64, threshold_m2: f64) -> f64 {
 }
 
 /// At each node, the strongest water source's strength times `exp(-distance / reach_m)`,
-/// distances measured along the lattice's edges (metres).
-fn near_water<T: Topology>(topo: &T, strength: &[f64], reach_m: f64) -> Vec<f64> {
+/// distances in metres found by `distances` (each node's cheapest `start + distance`).
+fn near_water(strength: &[f64], reach_m: f64, distances: impl FnOnce(&[f64]) -> Vec<f64>) -> Vec<f64> {
     // As a cost, `reach·ln(1/strength) + distance`: the cheapest walk is the strongest source.
     let start: Vec<f64> = strength
         .iter()
         .map(|&s| if s > 0.0 { reach_m * libm::log(1.0 / s) } else { f64::INFINITY })
         .collect();
-    let cost = cheapest_costs(topo, &start, f64::INFINITY);
+    let cost = distances(&start);
     cost.iter().map(|&c| if c.is_finite() { libm::exp(-c / reach_m) } else { 0.0 }).collect()
 }
 
@@ -211,34 +211,34 @@ fn upwind_highs(
     let n = lattice.len();
     // Walks of `span` steps from every node: where each ends (`None` once it stopped) and the
     // highest surface it met.
-    let mut end: Vec<Option<u32>> = (0..n).map(|i| upwind_step(lattice, i).map(|j| j as u32)).collect();
+    let mut end: Vec<Option<u32>> =
+        (0..n).into_par_iter().map(|i| upwind_step(lattice, i).map(|j| j as u32)).collect();
     let mut high: Vec<f64> =
-        end.iter().map(|e| e.map_or(f64::NEG_INFINITY, |j| surface[j as usize])).collect();
+        end.par_iter().map(|e| e.map_or(f64::NEG_INFINITY, |j| surface[j as usize])).collect();
     // Each node's own walk so far: where it stands and the highest surface it met.
     let mut at: Vec<Option<u32>> = (0..n as u32).map(Some).collect();
     let mut highest = vec![f64::NEG_INFINITY; n];
     let mut left = steps;
     while left > 0 {
         if left & 1 == 1 {
-            for (a, h) in at.iter_mut().zip(&mut highest) {
+            at.par_iter_mut().zip(&mut highest).for_each(|(a, h)| {
                 if let Some(k) = *a {
                     *h = h.max(high[k as usize]);
                     *a = end[k as usize];
                 }
-            }
+            });
         }
         left >>= 1;
         if left > 0 {
-            let joined: Vec<(Option<u32>, f64)> = (0..n)
+            let (joined_end, joined_high): (Vec<Option<u32>>, Vec<f64>) = (0..n)
+                .into_par_iter()
                 .map(|i| match end[i] {
                     Some(k) => (end[k as usize], high[i].max(high[k as usize])),
                     None => (None, high[i]),
                 })
-                .collect();
-            for (i, (e, h)) in joined.into_iter().enumerate() {
-                end[i] = e;
-                high[i] = h;
-            }
+                .unzip();
+            end = joined_end;
+            high = joined_high;
         }
     }
     highest
@@ -247,6 +247,7 @@ fn upwind_highs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::drainage::walk::cheapest_costs;
     use crate::ground::grid::Grid;
     use crate::testkit;
 
@@ -274,13 +275,14 @@ mod tests {
         let mut strength = vec![0.0; 9];
         strength[0] = 1.0;
         strength[8] = 0.5;
-        let near = near_water(&grid, &strength, 20.0);
+        let walk = |start: &[f64]| cheapest_costs(&grid, start, f64::INFINITY);
+        let near = near_water(&strength, 20.0, walk);
         assert_eq!(near[0], 1.0);
         assert!((near[2] - libm::exp(-1.0)).abs() < 1e-12, "{}", near[2]);
         assert!((near[8] - 0.5).abs() < 1e-12, "a source keeps its own strength");
         assert!((near[7] - 0.5 * libm::exp(-0.5)).abs() < 1e-12, "the weaker source wins nearby");
         assert!(near[..5].windows(2).all(|w| w[0] > w[1]));
-        assert_eq!(near_water(&grid, &[0.0; 9], 20.0), vec![0.0; 9], "no water, no moisture");
+        assert_eq!(near_water(&[0.0; 9], 20.0, walk), vec![0.0; 9], "no water, no moisture");
     }
 
     #[test]

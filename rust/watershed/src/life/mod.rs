@@ -4,6 +4,7 @@
 
 pub mod biome;
 pub mod climate;
+pub mod distance;
 pub mod places;
 pub mod scatter;
 pub mod sites;

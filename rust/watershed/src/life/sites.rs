@@ -3,10 +3,11 @@
 //! reach with enough flow beside the village, and the spawn on land near the coast within
 //! sight of the village.
 
-use crate::drainage::walk::{cheapest_costs, cheapest_walks};
 use crate::drainage::NodeKind;
+use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
+use crate::life::distance::{cheapest_from, cheapest_sources_from};
 use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::world::World;
@@ -160,14 +161,14 @@ impl Sites {
                 let dir = lattice.positions()[i];
                 let src = source[i]?;
                 let level = water_level_near(world, src)?;
-                let height_m = world.terrain.ground(dir);
+                let height_m = world.terrain.ground_from(dir, &mut i.clone());
                 let above_water_m = height_m - level;
                 if above_water_m < rules.flood_margin_m
                     || falls.any_within(dir, |f| chord_m(f, dir, radius) < rules.fall_clearance_m)
                 {
                     return None;
                 }
-                let slope_deg = footprint_slope_deg(world, dir, rules.footprint_m)?;
+                let (slope_deg, _) = footprint(world, dir, rules.footprint_m, i)?;
                 if slope_deg >= rules.max_slope_deg {
                     return None;
                 }
@@ -250,16 +251,16 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
     (a - b).length() * radius_m
 }
 
-/// Walking distance (metres, along the lattice's edges) from every node to the nearest node
-/// where `target` holds, and which node that is; infinite and `None` where none is reached
-/// within `limit_m`.
-fn walks<T: Topology>(
-    topo: &T,
+/// Walking distance (metres, along the lattice's edges; [`cheapest_sources_from`]) from every
+/// node to the nearest node where `target` holds, and which node that is; infinite and `None`
+/// where none is reached within `limit_m`.
+fn walks(
+    lattice: &FibonacciLattice,
     target: &(dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
 ) -> (Vec<f64>, Vec<Option<usize>>) {
-    let start: Vec<f64> = (0..topo.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_walks(topo, &start, limit_m)
+    let start: Vec<f64> = (0..lattice.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
+    cheapest_sources_from(lattice, &start, limit_m)
 }
 
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's
@@ -269,28 +270,45 @@ fn water_level_near(world: &World, node: usize) -> Option<f64> {
     if level.is_finite() {
         return Some(level);
     }
-    world.water().level_at(world.terrain.lattice.positions()[node])
+    world.water().view().water_near(world.terrain.lattice.positions()[node], node).map(|w| w.level_m)
 }
 
 /// Steepest slope across a footprint of `radius_m` around `dir` (the centre and eight points
 /// on its rim, each pair's rise over their distance), degrees; `None` where any of those
 /// points is under water.
 pub fn footprint_slope_deg(world: &World, dir: DVec3, radius_m: f64) -> Option<f64> {
+    footprint(world, dir, radius_m, world.terrain.lattice.nearest_node(dir).index()).map(|(s, _)| s)
+}
+
+/// [`footprint_slope_deg`] given `near`, the lattice node nearest `dir` or one close by, with
+/// the carved ground at the centre (metres above the datum): the same figures, each point's
+/// node found from its neighbour's in a step or two.
+fn footprint(world: &World, dir: DVec3, radius_m: f64, near: usize) -> Option<(f64, f64)> {
     let up = sphere::unit(dir);
     let (east, north) = sphere::east_north(up);
     let angle = radius_m / world.terrain.settings.radius_m;
-    let points: Vec<DVec3> = std::iter::once(up)
-        .chain((0..8).map(|k| {
-            let a = k as f64 * std::f64::consts::FRAC_PI_4;
+    let lattice = &*world.terrain.lattice;
+    let water = world.water();
+    let view = water.view();
+    let centre = lattice.nearest_node_from(up, near).index();
+    let mut heights = [0.0; 9];
+    for (k, h) in heights.iter_mut().enumerate() {
+        let p = if k == 0 {
+            up
+        } else {
+            let a = (k - 1) as f64 * std::f64::consts::FRAC_PI_4;
             sphere::unit(up + (east * libm::cos(a) + north * libm::sin(a)) * angle)
-        }))
-        .collect();
-    if points.iter().any(|&p| world.water().at(p).is_some()) {
-        return None;
+        };
+        // Read where `Terrain::ground` and `WorldWater::at` read it: at the point made unit.
+        let p = sphere::unit(p);
+        let (ground, wet) = view.ground_and_water_near(p, lattice.nearest_node_from(p, centre).index());
+        if wet.is_some() {
+            return None;
+        }
+        *h = ground;
     }
-    let heights: Vec<f64> = points.iter().map(|&p| world.terrain.ground(p)).collect();
-    let steepest = (1..points.len()).map(|k| (heights[k] - heights[0]).abs() / radius_m).fold(0.0, f64::max);
-    Some(libm::atan(steepest).to_degrees())
+    let steepest = heights[1..].iter().map(|h| (h - heights[0]).abs() / radius_m).fold(0.0, f64::max);
+    Some((libm::atan(steepest).to_degrees(), heights[0]))
 }
 
 /// Why `world` has no village.
@@ -359,7 +377,7 @@ fn spawn_near(
         if best.is_some_and(|b| (b.0, b.1, b.2) <= key) {
             continue;
         }
-        let gentle = footprint_slope_deg(world, dir, 2.0).is_some_and(|s| s < rules.spawn_slope_deg);
+        let gentle = footprint(world, dir, 2.0, i).is_some_and(|(s, _)| s < rules.spawn_slope_deg);
         if gentle && village.is_none_or(|v| in_sight(world, dir, v.dir)) {
             best = Some(key);
         }
@@ -382,7 +400,7 @@ fn coast_walks(world: &World) -> Vec<f64> {
     let has_sea = kind.contains(&NodeKind::Sea);
     let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
     let start: Vec<f64> = (0..kind.len()).map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_costs(&*world.terrain.lattice, &start, f64::INFINITY)
+    cheapest_from(&world.terrain.lattice, &start)
 }
 
 /// How far inland a village still counts as coastal, metres: the coastal share of its
@@ -409,18 +427,7 @@ pub fn in_sight(world: &World, from: DVec3, to: DVec3) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ground::grid::Grid;
     use crate::testkit;
-
-    #[test]
-    fn walks_reach_the_nearest_target() {
-        let grid = Grid { width: 7, height: 1, cell_m: 10.0 };
-        let (dist, source) = walks(&grid, &|i| i == 1 || i == 6, f64::INFINITY);
-        assert_eq!(dist, vec![10.0, 0.0, 10.0, 20.0, 20.0, 10.0, 0.0]);
-        assert_eq!(source, vec![Some(1), Some(1), Some(1), Some(1), Some(6), Some(6), Some(6)]);
-        let (none, from) = walks(&grid, &|_| false, f64::INFINITY);
-        assert!(none.iter().all(|d| d.is_infinite()) && from.iter().all(Option::is_none));
-    }
 
     #[test]
     fn every_site_keeps_the_rules() {

@@ -1,0 +1,143 @@
+//! Distances across a whole planet from many sources at once (the sea, lakes, rivers), as
+//! life reads them: walked along the lattice's edges on lattices up to [`WALKED_NODES`],
+//! straight distances read from a cover of that many cells on finer ones.
+
+use crate::drainage::walk::{cheapest_costs, cheapest_walks};
+use crate::ground::lattice::FibonacciLattice;
+use crate::ground::topology::Topology;
+use crate::math::nearest::{NearestSources, Source};
+use rayon::prelude::*;
+
+/// The most lattice nodes whose distances are walked node by node. A finer lattice reads
+/// them from this many cells instead: cells a thousandth of the radius wide (35 m on a 10 km
+/// planet), a ninth of moisture's reach ([`MOISTURE_REACH`](crate::life::climate::MOISTURE_REACH)),
+/// so the field keeps its shape at any finer size, for a pass over the nodes instead of a
+/// walk through them.
+pub const WALKED_NODES: usize = 1_000_000;
+
+/// At each node of `lattice`, the cheapest `start[source] + distance to it` over the sources
+/// (nodes with a finite `start`, metres): the walk along the edges ([`cheapest_costs`]) up
+/// to [`WALKED_NODES`] nodes, beyond that the straight distance, exact near the cheapest
+/// source and at most a cell's width dearer far from it; infinite where there is no source.
+pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: &[f64]) -> Vec<f64> {
+    if lattice.len() <= WALKED_NODES {
+        return cheapest_costs(lattice, start, f64::INFINITY);
+    }
+    straight_costs(lattice, start, WALKED_NODES)
+}
+
+/// [`cheapest_from`]'s straight distances, read from about `cells` cells.
+fn straight_costs(lattice: &FibonacciLattice, start: &[f64], cells: usize) -> Vec<f64> {
+    let front: Vec<Source> = front(lattice, start).into_iter().map(|(s, _)| s).collect();
+    let field = NearestSources::new(&front, cells, lattice.radius_m());
+    lattice
+        .positions()
+        .par_iter()
+        .zip(start)
+        .map(|(&p, &s)| field.at(p).map_or(s, |(c, _)| c.min(s)))
+        .collect()
+}
+
+/// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's
+/// cheapest comes from (`None` beyond `limit`); ties go to the lower source.
+pub(crate) fn cheapest_sources_from(
+    lattice: &FibonacciLattice,
+    start: &[f64],
+    limit: f64,
+) -> (Vec<f64>, Vec<Option<usize>>) {
+    if lattice.len() <= WALKED_NODES {
+        return cheapest_walks(lattice, start, limit);
+    }
+    straight_sources(lattice, start, limit, WALKED_NODES)
+}
+
+/// [`cheapest_sources_from`]'s straight distances, read from about `cells` cells.
+fn straight_sources(
+    lattice: &FibonacciLattice,
+    start: &[f64],
+    limit: f64,
+    cells: usize,
+) -> (Vec<f64>, Vec<Option<usize>>) {
+    let front = front(lattice, start);
+    let nodes: Vec<usize> = front.iter().map(|&(_, i)| i).collect();
+    let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
+    let field = NearestSources::new(&sources, cells, lattice.radius_m());
+    lattice
+        .positions()
+        .par_iter()
+        .zip(start)
+        .enumerate()
+        .map(|(i, (&p, &s))| {
+            let reached = field.at(p).map(|(c, k)| (c, nodes[k]));
+            match reached {
+                Some((c, k)) if c < s || (c == s && k < i) => (c, Some(k)),
+                _ => (s, s.is_finite().then_some(i)),
+            }
+        })
+        .map(|(c, k)| if c <= limit { (c, k) } else { (f64::INFINITY, None) })
+        .unzip()
+}
+
+/// The sources some other node may be cheapest from, with their nodes: those with a dearer
+/// neighbour, in node order.
+fn front(lattice: &FibonacciLattice, start: &[f64]) -> Vec<(Source, usize)> {
+    (0..lattice.len())
+        .into_par_iter()
+        .filter(|&i| start[i].is_finite() && lattice.neighbors(i).any(|j| start[j] > start[i]))
+        .map(|i| ((lattice.positions()[i], start[i]), i))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::rng::SplitMix64;
+    use crate::testkit::FUZZ_SEED;
+
+    #[test]
+    fn coarse_lattices_walk_and_fine_ones_read_straight_distances_from_cells() {
+        let lattice = FibonacciLattice::new(20_000, 1000.0);
+        let mut rng = SplitMix64::new(FUZZ_SEED, 11);
+        // A sea of free sources, a few dearer ones and dry land.
+        let start: Vec<f64> = (0..lattice.len())
+            .map(|i| match rng.next_f64() {
+                _ if lattice.positions()[i].y > 0.6 => 0.0,
+                r if r < 0.01 => rng.range(0.0, 50.0),
+                _ => f64::INFINITY,
+            })
+            .collect();
+        assert_eq!(cheapest_from(&lattice, &start), cheapest_costs(&lattice, &start, f64::INFINITY));
+        assert_eq!(cheapest_sources_from(&lattice, &start, 80.0), cheapest_walks(&lattice, &start, 80.0));
+
+        let cells = 5_000;
+        let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * 1000.0;
+        let costs = straight_costs(&lattice, &start, cells);
+        let (near, from) = straight_sources(&lattice, &start, 80.0, cells);
+        let walked = cheapest_costs(&lattice, &start, f64::INFINITY);
+        for i in (0..lattice.len()).step_by(3) {
+            let p = lattice.positions()[i];
+            let (truth, _) = (0..lattice.len())
+                .filter(|&j| start[j].is_finite())
+                .map(|j| (start[j] + (lattice.positions()[j] - p).length() * 1000.0, j))
+                .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+            assert!(
+                costs[i] >= truth - 1e-9 && costs[i] <= truth + cell_m,
+                "node {i}: {} for {truth}",
+                costs[i]
+            );
+            assert!(costs[i] <= walked[i] + cell_m, "node {i}: no dearer than the walk but for a cell");
+            if costs[i] <= 80.0 {
+                let k = from[i].unwrap_or_else(|| panic!("node {i} has a source"));
+                let via = start[k] + (lattice.positions()[k] - p).length() * 1000.0;
+                assert_eq!(
+                    (near[i].to_bits(), via.to_bits()),
+                    (costs[i].to_bits(), costs[i].to_bits()),
+                    "node {i}"
+                );
+            } else {
+                assert_eq!((near[i], from[i]), (f64::INFINITY, None), "node {i}");
+            }
+        }
+        assert!(costs.iter().zip(&start).any(|(c, s)| c.is_finite() && s.is_infinite()), "land is reached");
+    }
+}
