@@ -84,13 +84,11 @@ impl Climate {
                 }
             })
             .collect();
-        let temperature_c = lattice
-            .positions()
-            .par_iter()
-            .zip(&surface)
-            .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_lon_rad(p).0))
-            .collect();
         let reach_m = MOISTURE_REACH * settings.radius_m;
+        // The shadow reaches as far in metres on any lattice. Its walks are the largest
+        // thing life holds, so the moisture's field waits for them.
+        let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).max(2);
+        let mut shadow = upwind_highs(lattice, &surface, steps);
         let strength: Vec<f64> = (0..lattice.len())
             .into_par_iter()
             .map(|i| match drainage.kind[i] {
@@ -99,27 +97,25 @@ impl Climate {
                 NodeKind::Land => 0.0,
             })
             .collect();
-        // The shadow reaches as far in metres on any lattice.
-        let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).max(2);
-        let (near, highs) = rayon::join(
-            || near_water(&strength, reach_m, |start| cheapest_from(lattice, start)),
-            || upwind_highs(lattice, &surface, steps),
-        );
+        let near = near_water(strength, reach_m, |start| cheapest_from(lattice, start));
+        // Each node's upwind high becomes its shadow in place.
         let relief = settings.relief_m.max(1.0);
-        let shadow: Vec<f64> = highs
-            .par_iter()
+        shadow
+            .par_iter_mut()
             .zip(&surface)
-            .map(|(&upwind, &here)| smoothstep(0.0, FULL_SHADOW * relief, upwind - here))
-            .collect();
+            .for_each(|(s, &here)| *s = smoothstep(0.0, FULL_SHADOW * relief, *s - here));
         let family = if settings.look.family == LookFamily::Desert { DESERT_MOISTURE } else { 1.0 };
         let wet = wetness(settings);
-        let moisture = near
+        let mut moisture = near;
+        moisture.par_iter_mut().zip(&shadow).for_each(|(m, &shadow)| {
+            *m = ((0.25 + 0.75 * *m) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * shadow) * family)
+                .clamp(0.0, 1.0)
+        });
+        let temperature_c = lattice
+            .positions()
             .par_iter()
-            .zip(&shadow)
-            .map(|(&near, &shadow)| {
-                ((0.25 + 0.75 * near) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * shadow) * family)
-                    .clamp(0.0, 1.0)
-            })
+            .zip(&surface)
+            .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_lon_rad(p).0))
             .collect();
         Climate { temperature_c, moisture, shadow }
     }
@@ -153,15 +149,20 @@ fn river_strength(catchment_m2: f64, threshold_m2: f64) -> f64 {
 }
 
 /// At each node, the strongest water source's strength times `exp(-distance / reach_m)`,
-/// distances in metres found by `distances` (each node's cheapest `start + distance`).
-fn near_water(strength: &[f64], reach_m: f64, distances: impl FnOnce(&[f64]) -> Vec<f64>) -> Vec<f64> {
+/// distances in metres found by `distances` (each node's cheapest `start + distance`,
+/// given the starts).
+fn near_water(
+    mut strength: Vec<f64>,
+    reach_m: f64,
+    distances: impl FnOnce(Vec<f64>) -> Vec<f64>,
+) -> Vec<f64> {
     // As a cost, `reach·ln(1/strength) + distance`: the cheapest walk is the strongest source.
-    let start: Vec<f64> = strength
-        .iter()
-        .map(|&s| if s > 0.0 { reach_m * libm::log(1.0 / s) } else { f64::INFINITY })
-        .collect();
-    let cost = distances(&start);
-    cost.iter().map(|&c| if c.is_finite() { libm::exp(-c / reach_m) } else { 0.0 }).collect()
+    strength
+        .par_iter_mut()
+        .for_each(|s| *s = if *s > 0.0 { reach_m * libm::log(1.0 / *s) } else { f64::INFINITY });
+    let mut near = distances(strength);
+    near.par_iter_mut().for_each(|c| *c = if c.is_finite() { libm::exp(-*c / reach_m) } else { 0.0 });
+    near
 }
 
 /// The direction the prevailing wind comes from at `p` (unit tangent, or zero at the
@@ -208,33 +209,34 @@ fn upwind_highs(
     surface: &[f64],
     steps: usize,
 ) -> Vec<f64> {
+    const NONE: u32 = u32::MAX;
     let n = lattice.len();
-    // Walks of `span` steps from every node: where each ends (`None` once it stopped) and the
+    // Walks of `span` steps from every node: where each ends (`NONE` once it stopped) and the
     // highest surface it met.
-    let mut end: Vec<Option<u32>> =
-        (0..n).into_par_iter().map(|i| upwind_step(lattice, i).map(|j| j as u32)).collect();
+    let mut end: Vec<u32> =
+        (0..n).into_par_iter().map(|i| upwind_step(lattice, i).map_or(NONE, |j| j as u32)).collect();
     let mut high: Vec<f64> =
-        end.par_iter().map(|e| e.map_or(f64::NEG_INFINITY, |j| surface[j as usize])).collect();
+        end.par_iter().map(|&e| if e == NONE { f64::NEG_INFINITY } else { surface[e as usize] }).collect();
     // Each node's own walk so far: where it stands and the highest surface it met.
-    let mut at: Vec<Option<u32>> = (0..n as u32).map(Some).collect();
+    let mut at: Vec<u32> = (0..n as u32).collect();
     let mut highest = vec![f64::NEG_INFINITY; n];
     let mut left = steps;
     while left > 0 {
         if left & 1 == 1 {
             at.par_iter_mut().zip(&mut highest).for_each(|(a, h)| {
-                if let Some(k) = *a {
-                    *h = h.max(high[k as usize]);
-                    *a = end[k as usize];
+                if *a != NONE {
+                    *h = h.max(high[*a as usize]);
+                    *a = end[*a as usize];
                 }
             });
         }
         left >>= 1;
         if left > 0 {
-            let (joined_end, joined_high): (Vec<Option<u32>>, Vec<f64>) = (0..n)
+            let (joined_end, joined_high): (Vec<u32>, Vec<f64>) = (0..n)
                 .into_par_iter()
                 .map(|i| match end[i] {
-                    Some(k) => (end[k as usize], high[i].max(high[k as usize])),
-                    None => (None, high[i]),
+                    NONE => (NONE, high[i]),
+                    k => (end[k as usize], high[i].max(high[k as usize])),
                 })
                 .unzip();
             end = joined_end;
@@ -275,14 +277,14 @@ mod tests {
         let mut strength = vec![0.0; 9];
         strength[0] = 1.0;
         strength[8] = 0.5;
-        let walk = |start: &[f64]| cheapest_costs(&grid, start, f64::INFINITY);
-        let near = near_water(&strength, 20.0, walk);
+        let walk = |start: Vec<f64>| cheapest_costs(&grid, &start, f64::INFINITY);
+        let near = near_water(strength, 20.0, walk);
         assert_eq!(near[0], 1.0);
         assert!((near[2] - libm::exp(-1.0)).abs() < 1e-12, "{}", near[2]);
         assert!((near[8] - 0.5).abs() < 1e-12, "a source keeps its own strength");
         assert!((near[7] - 0.5 * libm::exp(-0.5)).abs() < 1e-12, "the weaker source wins nearby");
         assert!(near[..5].windows(2).all(|w| w[0] > w[1]));
-        assert_eq!(near_water(&[0.0; 9], 20.0, walk), vec![0.0; 9], "no water, no moisture");
+        assert_eq!(near_water(vec![0.0; 9], 20.0, walk), vec![0.0; 9], "no water, no moisture");
     }
 
     #[test]

@@ -15,38 +15,42 @@ use rayon::prelude::*;
 /// walk through them.
 pub const WALKED_NODES: usize = 1_000_000;
 
+/// No source: what [`cheapest_sources_from`] names where none is within reach.
+pub const NO_SOURCE: u32 = u32::MAX;
+
 /// At each node of `lattice`, the cheapest `start[source] + distance to it` over the sources
-/// (nodes with a finite `start`, metres): the walk along the edges ([`cheapest_costs`]) up
-/// to [`WALKED_NODES`] nodes, beyond that the straight distance, exact near the cheapest
-/// source and at most a cell's width dearer far from it; infinite where there is no source.
-pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: &[f64]) -> Vec<f64> {
+/// (nodes with a finite `start`, metres), written over `start`: the walk along the edges
+/// ([`cheapest_costs`]) up to [`WALKED_NODES`] nodes, beyond that the straight distance,
+/// exact near the cheapest source and at most a cell's width dearer far from it; infinite
+/// where there is no source.
+pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: Vec<f64>) -> Vec<f64> {
     if lattice.len() <= WALKED_NODES {
-        return cheapest_costs(lattice, start, f64::INFINITY);
+        return cheapest_costs(lattice, &start, f64::INFINITY);
     }
     straight_costs(lattice, start, WALKED_NODES)
 }
 
 /// [`cheapest_from`]'s straight distances, read from about `cells` cells.
-fn straight_costs(lattice: &FibonacciLattice, start: &[f64], cells: usize) -> Vec<f64> {
-    let front: Vec<Source> = front(lattice, start).into_iter().map(|(s, _)| s).collect();
+fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize) -> Vec<f64> {
+    let front: Vec<Source> = front(lattice, &start).into_iter().map(|(s, _)| s).collect();
     let field = NearestSources::new(&front, cells, lattice.radius_m());
-    lattice
-        .positions()
-        .par_iter()
-        .zip(start)
-        .map(|(&p, &s)| field.at(p).map_or(s, |(c, _)| c.min(s)))
-        .collect()
+    start
+        .par_iter_mut()
+        .zip(lattice.positions())
+        .for_each(|(s, &p)| *s = field.at(p).map_or(*s, |(c, _)| c.min(*s)));
+    start
 }
 
 /// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's
-/// cheapest comes from (`None` beyond `limit`); ties go to the lower source.
+/// cheapest comes from ([`NO_SOURCE`] beyond `limit`); ties go to the lower source.
 pub(crate) fn cheapest_sources_from(
     lattice: &FibonacciLattice,
-    start: &[f64],
+    start: Vec<f64>,
     limit: f64,
-) -> (Vec<f64>, Vec<Option<usize>>) {
+) -> (Vec<f64>, Vec<u32>) {
     if lattice.len() <= WALKED_NODES {
-        return cheapest_walks(lattice, start, limit);
+        let (cost, source) = cheapest_walks(lattice, &start, limit);
+        return (cost, source.into_iter().map(|s| s.map_or(NO_SOURCE, |s| s as u32)).collect());
     }
     straight_sources(lattice, start, limit, WALKED_NODES)
 }
@@ -54,28 +58,30 @@ pub(crate) fn cheapest_sources_from(
 /// [`cheapest_sources_from`]'s straight distances, read from about `cells` cells.
 fn straight_sources(
     lattice: &FibonacciLattice,
-    start: &[f64],
+    mut start: Vec<f64>,
     limit: f64,
     cells: usize,
-) -> (Vec<f64>, Vec<Option<usize>>) {
-    let front = front(lattice, start);
-    let nodes: Vec<usize> = front.iter().map(|&(_, i)| i).collect();
+) -> (Vec<f64>, Vec<u32>) {
+    let front = front(lattice, &start);
+    let nodes: Vec<u32> = front.iter().map(|&(_, i)| i as u32).collect();
     let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
     let field = NearestSources::new(&sources, cells, lattice.radius_m());
-    lattice
-        .positions()
-        .par_iter()
-        .zip(start)
+    let source = start
+        .par_iter_mut()
+        .zip(lattice.positions())
         .enumerate()
-        .map(|(i, (&p, &s))| {
-            let reached = field.at(p).map(|(c, k)| (c, nodes[k]));
-            match reached {
-                Some((c, k)) if c < s || (c == s && k < i) => (c, Some(k)),
-                _ => (s, s.is_finite().then_some(i)),
-            }
+        .map(|(i, (s, &p))| {
+            let (c, k) = match field.at(p).map(|(c, k)| (c, nodes[k])) {
+                Some((c, k)) if c < *s || (c == *s && (k as usize) < i) => (c, k),
+                _ if s.is_finite() => (*s, i as u32),
+                _ => (f64::INFINITY, NO_SOURCE),
+            };
+            let (c, k) = if c <= limit { (c, k) } else { (f64::INFINITY, NO_SOURCE) };
+            *s = c;
+            k
         })
-        .map(|(c, k)| if c <= limit { (c, k) } else { (f64::INFINITY, None) })
-        .unzip()
+        .collect();
+    (start, source)
 }
 
 /// The sources some other node may be cheapest from, with their nodes: those with a dearer
@@ -106,13 +112,15 @@ mod tests {
                 _ => f64::INFINITY,
             })
             .collect();
-        assert_eq!(cheapest_from(&lattice, &start), cheapest_costs(&lattice, &start, f64::INFINITY));
-        assert_eq!(cheapest_sources_from(&lattice, &start, 80.0), cheapest_walks(&lattice, &start, 80.0));
+        assert_eq!(cheapest_from(&lattice, start.clone()), cheapest_costs(&lattice, &start, f64::INFINITY));
+        let (walked, from) = cheapest_walks(&lattice, &start, 80.0);
+        let from: Vec<u32> = from.into_iter().map(|s| s.map_or(NO_SOURCE, |s| s as u32)).collect();
+        assert_eq!(cheapest_sources_from(&lattice, start.clone(), 80.0), (walked, from));
 
         let cells = 5_000;
         let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * 1000.0;
-        let costs = straight_costs(&lattice, &start, cells);
-        let (near, from) = straight_sources(&lattice, &start, 80.0, cells);
+        let costs = straight_costs(&lattice, start.clone(), cells);
+        let (near, from) = straight_sources(&lattice, start.clone(), 80.0, cells);
         let walked = cheapest_costs(&lattice, &start, f64::INFINITY);
         for i in (0..lattice.len()).step_by(3) {
             let p = lattice.positions()[i];
@@ -127,7 +135,8 @@ mod tests {
             );
             assert!(costs[i] <= walked[i] + cell_m, "node {i}: no dearer than the walk but for a cell");
             if costs[i] <= 80.0 {
-                let k = from[i].unwrap_or_else(|| panic!("node {i} has a source"));
+                assert_ne!(from[i], NO_SOURCE, "node {i} has a source");
+                let k = from[i] as usize;
                 let via = start[k] + (lattice.positions()[k] - p).length() * 1000.0;
                 assert_eq!(
                     (near[i].to_bits(), via.to_bits()),
@@ -135,7 +144,7 @@ mod tests {
                     "node {i}"
                 );
             } else {
-                assert_eq!((near[i], from[i]), (f64::INFINITY, None), "node {i}");
+                assert_eq!((near[i], from[i]), (f64::INFINITY, NO_SOURCE), "node {i}");
             }
         }
         assert!(costs.iter().zip(&start).any(|(c, s)| c.is_finite() && s.is_infinite()), "land is reached");

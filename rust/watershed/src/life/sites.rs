@@ -7,7 +7,7 @@ use crate::drainage::NodeKind;
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
-use crate::life::distance::{cheapest_from, cheapest_sources_from};
+use crate::life::distance::{cheapest_from, cheapest_sources_from, NO_SOURCE};
 use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::world::World;
@@ -131,15 +131,28 @@ impl Sites {
         let kind = &world.terrain.drainage.kind;
         let n = lattice.len();
         let radius = world.terrain.settings.radius_m;
-        let land: Vec<usize> = (0..n).filter(|&i| kind[i] == NodeKind::Land).collect();
-        let walkable = land.iter().filter(|&&i| slope[i] < rules.walkable_slope_deg).count();
-        let share = |count: usize| count as f64 / land.len().max(1) as f64;
-        let (walkable, impassable) = (share(walkable), share(land.len() - walkable));
+        let is_land = |i: usize| kind[i] == NodeKind::Land;
+        let land = (0..n).into_par_iter().filter(|&i| is_land(i)).count();
+        let walkable =
+            (0..n).into_par_iter().filter(|&i| is_land(i) && slope[i] < rules.walkable_slope_deg).count();
+        let share = |count: usize| count as f64 / land.max(1) as f64;
+        let (walkable, impassable) = (share(walkable), share(land - walkable));
 
         let is_fresh = |i: usize| matches!(kind[i], NodeKind::River | NodeKind::Lake);
         // Only walks up to `walk_m` are read: a site needs one, and so does `why_no_village`.
-        let ((walk, source), to_coast) =
-            rayon::join(|| walks(lattice, &is_fresh, rules.walk_m), || coast_walks(world));
+        // The land they reach is kept, with its walk and its water, before the coast is
+        // walked: the two whole-planet fields are never held at once.
+        let (walk, source) = walks(lattice, &is_fresh, rules.walk_m);
+        let within_walk = (0..n).into_par_iter().any(|i| is_land(i) && walk[i] <= rules.walk_m);
+        // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
+        let near_water: Vec<(usize, f64, usize)> = (0..n)
+            .into_par_iter()
+            .filter(|&i| is_land(i) && slope[i] < 2.0 * rules.max_slope_deg && walk[i] <= rules.walk_m)
+            .filter(|&i| source[i] != NO_SOURCE)
+            .map(|i| (i, walk[i], source[i] as usize))
+            .collect();
+        drop((walk, source));
+        let to_coast = coast_walks(world);
         let falls = Points::new(
             world.terrain.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start),
             rules.fall_clearance_m / radius,
@@ -153,13 +166,10 @@ impl Sites {
                 (libm::log10(decades) / 2.0).min(1.0)
             }
         };
-        let mut scored: Vec<Site> = land
+        let mut scored: Vec<Site> = near_water
             .par_iter()
-            // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
-            .filter(|&&i| slope[i] < 2.0 * rules.max_slope_deg && walk[i] <= rules.walk_m)
-            .filter_map(|&i| {
+            .filter_map(|&(i, walk_m, src)| {
                 let dir = lattice.positions()[i];
-                let src = source[i]?;
                 let level = water_level_near(world, src)?;
                 let height_m = world.terrain.ground_from(dir, &mut i.clone());
                 let above_water_m = height_m - level;
@@ -175,7 +185,7 @@ impl Sites {
                 let coastal =
                     if to_coast[i].is_finite() { libm::exp(-to_coast[i] / COAST_REACH_M) } else { 0.0 };
                 let score = 0.3 * (1.0 - slope_deg / rules.max_slope_deg)
-                    + 0.2 * (1.0 - walk[i] / rules.walk_m.max(1.0))
+                    + 0.2 * (1.0 - walk_m / rules.walk_m.max(1.0))
                     + 0.2 * lake_or_big(src)
                     + 0.3 * coastal;
                 Some(Site {
@@ -184,7 +194,7 @@ impl Sites {
                     height_m,
                     score,
                     slope_deg,
-                    walk_to_water_m: walk[i],
+                    walk_to_water_m: walk_m,
                     above_water_m,
                 })
             })
@@ -202,7 +212,7 @@ impl Sites {
         }
         let village = chosen.first().copied();
         let hamlets = chosen.iter().skip(1).copied().collect();
-        let why_not = village.is_none().then(|| why_no_village(world, &land, &walk, rules));
+        let why_not = village.is_none().then(|| why_no_village(world, land > 0, within_walk, rules));
         let mill = village.and_then(|v| mill_near(world, v.dir, rules));
         let spawn = spawn_near(world, slope, &to_coast, village.as_ref(), rules);
         Sites { village, hamlets, why_not, candidates, mill, spawn, walkable, impassable }
@@ -252,15 +262,15 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
 }
 
 /// Walking distance (metres, along the lattice's edges; [`cheapest_sources_from`]) from every
-/// node to the nearest node where `target` holds, and which node that is; infinite and `None`
-/// where none is reached within `limit_m`.
+/// node to the nearest node where `target` holds, and which node that is; infinite and
+/// [`NO_SOURCE`] where none is reached within `limit_m`.
 fn walks(
     lattice: &FibonacciLattice,
     target: &(dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
-) -> (Vec<f64>, Vec<Option<usize>>) {
+) -> (Vec<f64>, Vec<u32>) {
     let start: Vec<f64> = (0..lattice.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_sources_from(lattice, &start, limit_m)
+    cheapest_sources_from(lattice, start, limit_m)
 }
 
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's
@@ -311,14 +321,15 @@ fn footprint(world: &World, dir: DVec3, radius_m: f64, near: usize) -> Option<(f
     Some((libm::atan(steepest).to_degrees(), heights[0]))
 }
 
-/// Why `world` has no village.
-fn why_no_village(world: &World, land: &[usize], walk: &[f64], rules: &SiteRules) -> String {
+/// Why `world` has no village, given whether it has dry land and whether any of it lies
+/// within the rules' walk of a river or lake.
+fn why_no_village(world: &World, any_land: bool, within_walk: bool, rules: &SiteRules) -> String {
     let kind = &world.terrain.drainage.kind;
-    if land.is_empty() {
+    if !any_land {
         "no dry land".to_string()
     } else if !kind.iter().any(|k| matches!(k, NodeKind::River | NodeKind::Lake)) {
         "no river or lake to settle beside".to_string()
-    } else if !land.iter().any(|&i| walk[i] <= rules.walk_m) {
+    } else if !within_walk {
         format!("no dry land within {} m of a river or lake", rules.walk_m)
     } else {
         format!(
@@ -400,7 +411,7 @@ fn coast_walks(world: &World) -> Vec<f64> {
     let has_sea = kind.contains(&NodeKind::Sea);
     let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
     let start: Vec<f64> = (0..kind.len()).map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_from(&world.terrain.lattice, &start)
+    cheapest_from(&world.terrain.lattice, start)
 }
 
 /// How far inland a village still counts as coastal, metres: the coastal share of its
