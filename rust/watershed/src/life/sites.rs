@@ -178,10 +178,7 @@ impl Sites {
                 {
                     return None;
                 }
-                let (slope_deg, _) = footprint(world, dir, rules.footprint_m, i)?;
-                if slope_deg >= rules.max_slope_deg {
-                    return None;
-                }
+                let slope_deg = footprint_below(world, dir, rules.footprint_m, i, rules.max_slope_deg)?;
                 let coastal =
                     if to_coast[i].is_finite() { libm::exp(-to_coast[i] / COAST_REACH_M) } else { 0.0 };
                 let score = 0.3 * (1.0 - slope_deg / rules.max_slope_deg)
@@ -287,13 +284,14 @@ fn water_level_near(world: &World, node: usize) -> Option<f64> {
 /// on its rim, each pair's rise over their distance), degrees; `None` where any of those
 /// points is under water.
 pub fn footprint_slope_deg(world: &World, dir: DVec3, radius_m: f64) -> Option<f64> {
-    footprint(world, dir, radius_m, world.terrain.lattice.nearest_node(dir).index()).map(|(s, _)| s)
+    let near = world.terrain.lattice.nearest_node(dir).index();
+    footprint_below(world, dir, radius_m, near, f64::INFINITY)
 }
 
-/// [`footprint_slope_deg`] given `near`, the lattice node nearest `dir` or one close by, with
-/// the carved ground at the centre (metres above the datum): the same figures, each point's
-/// node found from its neighbour's in a step or two.
-fn footprint(world: &World, dir: DVec3, radius_m: f64, near: usize) -> Option<(f64, f64)> {
+/// [`footprint_slope_deg`] where it is under `below_deg`, `None` where it is not (found at
+/// the first rim point that reaches it), given `near`, the lattice node nearest `dir` or one
+/// close by: each point's node is found from the centre's in a step or two.
+fn footprint_below(world: &World, dir: DVec3, radius_m: f64, near: usize, below_deg: f64) -> Option<f64> {
     let up = sphere::unit(dir);
     let (east, north) = sphere::east_north(up);
     let angle = radius_m / world.terrain.settings.radius_m;
@@ -301,24 +299,27 @@ fn footprint(world: &World, dir: DVec3, radius_m: f64, near: usize) -> Option<(f
     let water = world.water();
     let view = water.view();
     let centre = lattice.nearest_node_from(up, near).index();
-    let mut heights = [0.0; 9];
-    for (k, h) in heights.iter_mut().enumerate() {
-        let p = if k == 0 {
-            up
-        } else {
-            let a = (k - 1) as f64 * std::f64::consts::FRAC_PI_4;
-            sphere::unit(up + (east * libm::cos(a) + north * libm::sin(a)) * angle)
-        };
-        // Read where `Terrain::ground` and `WorldWater::at` read it: at the point made unit.
+    // Read where `Terrain::ground` and `WorldWater::at` read: at the point made unit.
+    let ground = |p: DVec3| {
         let p = sphere::unit(p);
-        let (ground, wet) = view.ground_and_water_near(p, lattice.nearest_node_from(p, centre).index());
-        if wet.is_some() {
+        match view.ground_and_water_near(p, lattice.nearest_node_from(p, centre).index()) {
+            (_, Some(_)) => None,
+            (ground, None) => Some(ground),
+        }
+    };
+    let middle = ground(up)?;
+    let mut steepest = 0.0f64;
+    for k in 0..8 {
+        let a = k as f64 * std::f64::consts::FRAC_PI_4;
+        let rim = ground(sphere::unit(up + (east * libm::cos(a) + north * libm::sin(a)) * angle))?;
+        let rise = (rim - middle).abs() / radius_m;
+        // The slope is the steepest rise's: one that reaches `below_deg` settles it.
+        if libm::atan(rise).to_degrees() >= below_deg {
             return None;
         }
-        *h = ground;
+        steepest = steepest.max(rise);
     }
-    let steepest = heights[1..].iter().map(|h| (h - heights[0]).abs() / radius_m).fold(0.0, f64::max);
-    Some((libm::atan(steepest).to_degrees(), heights[0]))
+    Some(libm::atan(steepest).to_degrees())
 }
 
 /// Why `world` has no village, given whether it has dry land and whether any of it lies
@@ -388,7 +389,7 @@ fn spawn_near(
         if best.is_some_and(|b| (b.0, b.1, b.2) <= key) {
             continue;
         }
-        let gentle = footprint(world, dir, 2.0, i).is_some_and(|(s, _)| s < rules.spawn_slope_deg);
+        let gentle = footprint_below(world, dir, 2.0, i, rules.spawn_slope_deg).is_some();
         if gentle && village.is_none_or(|v| in_sight(world, dir, v.dir)) {
             best = Some(key);
         }
