@@ -4,8 +4,9 @@
 
 use crate::drainage::NodeKind;
 use crate::ground::topology::Topology;
-use crate::life::distance::cheapest_from;
+use crate::life::distance::{cheapest_from, WALKED_NODES};
 use crate::math::geometry::smoothstep;
+use crate::math::rings::Rings;
 use crate::math::sphere;
 use crate::settings::{LookFamily, WorldSettings};
 use crate::water::world::World;
@@ -88,7 +89,11 @@ impl Climate {
         // The shadow reaches as far in metres on any lattice. Its walks are the largest
         // thing life holds, so the moisture's field waits for them.
         let steps = ((reach_m / (lattice.spacing() * settings.radius_m)).round() as usize).max(2);
-        let mut shadow = upwind_highs(lattice, &surface, steps);
+        let mut shadow = if lattice.len() <= WALKED_NODES {
+            upwind_highs(lattice, &surface, steps)
+        } else {
+            upwind_highs_in_rings(lattice, &surface, reach_m, WALKED_NODES)
+        };
         let strength: Vec<f64> = (0..lattice.len())
             .into_par_iter()
             .map(|i| match drainage.kind[i] {
@@ -246,6 +251,41 @@ fn upwind_highs(
     highest
 }
 
+/// [`upwind_highs`] for a lattice too fine to walk node by node, on about `cells` cells in
+/// rings (where the winds blow along the rings): at each node, the highest `surface` in the
+/// cells of its ring up to `reach_m` upwind of its own (minus infinity at a ring of one cell).
+fn upwind_highs_in_rings(
+    lattice: &crate::ground::lattice::FibonacciLattice,
+    surface: &[f64],
+    reach_m: f64,
+    cells: usize,
+) -> Vec<f64> {
+    let rings = Rings::new(cells);
+    let cell: Vec<u32> = lattice.positions().par_iter().map(|&p| rings.cell_of(p) as u32).collect();
+    let mut top = vec![f64::NEG_INFINITY; rings.len()];
+    for (&c, &h) in cell.iter().zip(surface) {
+        top[c as usize] = top[c as usize].max(h);
+    }
+    let radius_m = lattice.radius_m();
+    let upwind_top: Vec<f64> = (0..rings.rings())
+        .into_par_iter()
+        .flat_map_iter(|r| {
+            let (first, m) = (rings.first(r), rings.count(r));
+            let centre = rings.centre(first);
+            // The rings run east: a wind from the east is met walking up the ring.
+            let east = DVec3::Y.cross(centre);
+            let ahead = if upwind(centre).dot(east) >= 0.0 { 1 } else { m - 1 };
+            let width_m = east.length() * std::f64::consts::TAU * radius_m / m as f64;
+            let span =
+                if m > 1 { ((reach_m / width_m.max(1e-9)).round() as usize).clamp(1, m - 1) } else { 0 };
+            let top = &top[first..first + m];
+            (0..m)
+                .map(move |k| (1..=span).map(|s| top[(k + s * ahead) % m]).fold(f64::NEG_INFINITY, f64::max))
+        })
+        .collect();
+    cell.par_iter().map(|&c| upwind_top[c as usize]).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,6 +354,51 @@ mod tests {
                 assert_eq!(high.to_bits(), expected.to_bits(), "node {i}, {steps} steps");
             }
         }
+    }
+
+    #[test]
+    fn a_ridge_shadows_the_ground_downwind_of_it_in_rings() {
+        let radius_m = 10_000.0;
+        let lattice = crate::ground::lattice::FibonacciLattice::new(100_000, radius_m);
+        // A ridge 300 m high and 300 m wide along the meridian at longitude 0, 45°S to 45°N.
+        let half_width_m = 150.0;
+        let surface: Vec<f64> = lattice
+            .positions()
+            .iter()
+            .map(|&p| {
+                let (lat, lon) = sphere::lat_lon_rad(p);
+                let east_m = lon * libm::cos(lat) * radius_m;
+                if east_m.abs() < half_width_m && lat.abs() < 0.8 {
+                    300.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let (reach_m, cells) = (1500.0, 10_000);
+        let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * radius_m;
+        let highs = upwind_highs_in_rings(&lattice, &surface, reach_m, cells);
+        let (mut shadowed, mut clear) = (0, 0);
+        for (i, &p) in lattice.positions().iter().enumerate() {
+            let (lat, lon) = sphere::lat_lon_rad(p);
+            // A ring takes the wind at its middle: leave out the rings where it turns.
+            let turn = (lat.abs().to_degrees() - 30.0).abs().min((lat.abs().to_degrees() - 60.0).abs());
+            if lat.abs() > 0.75 || turn.to_radians() * radius_m < cell_m {
+                continue;
+            }
+            // Metres downwind of the ridge's middle: the wind comes from the east or the west.
+            let east_m = lon * libm::cos(lat) * radius_m;
+            let from_east = upwind(p).dot(DVec3::Y.cross(p)) > 0.0;
+            let downwind_m = if from_east { -east_m } else { east_m };
+            if (half_width_m + cell_m..reach_m - cell_m).contains(&downwind_m) {
+                assert_eq!(highs[i], 300.0, "node {i}, {downwind_m} m downwind of the ridge");
+                shadowed += 1;
+            } else if downwind_m < -half_width_m - cell_m || downwind_m > reach_m + 2.0 * cell_m {
+                assert!(highs[i] < 300.0, "node {i}, {downwind_m} m from the ridge: {}", highs[i]);
+                clear += 1;
+            }
+        }
+        assert!(shadowed > 100 && clear > 10_000, "{shadowed} shadowed, {clear} clear");
     }
 
     #[test]

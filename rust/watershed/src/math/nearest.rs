@@ -3,11 +3,10 @@
 //! and then read at any number of points, so a field over millions of points costs a pass
 //! over them, not a walk through them.
 
-use crate::math::sphere;
+use crate::math::rings::Rings;
 use glam::DVec3;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// A source: its unit direction and what it costs to start there (metres, finite, ≥ 0).
 pub(crate) type Source = (DVec3, f64);
@@ -123,128 +122,12 @@ impl<'a> NearestSources<'a> {
     }
 }
 
-/// Rings of cells between the poles, each ring cut into cells about as long as the rings
-/// are wide: a cover of the sphere by near-square cells of one size, found from a
-/// direction by arithmetic alone.
-struct Rings {
-    /// Where each ring's cells start in the cell numbering (one more entry than rings).
-    starts: Vec<usize>,
-}
-
-impl Rings {
-    /// About `cells` cells (at least two rings).
-    fn new(cells: usize) -> Self {
-        // Ring r of n spans latitude π/n and holds round(2n cos φ) cells: 4n²/π in all.
-        let n = ((cells as f64 * PI / 4.0).sqrt().round() as usize).max(2);
-        let mut starts = Vec::with_capacity(n + 1);
-        starts.push(0);
-        for r in 0..n {
-            let lat = Self::ring_lat(r, n);
-            let count = ((2.0 * n as f64 * libm::cos(lat)).round() as usize).max(1);
-            starts.push(starts[r] + count);
-        }
-        Rings { starts }
-    }
-
-    fn len(&self) -> usize {
-        self.starts[self.starts.len() - 1]
-    }
-
-    fn rings(&self) -> usize {
-        self.starts.len() - 1
-    }
-
-    /// Latitude of the middle of ring `r` of `n`, radians.
-    fn ring_lat(r: usize, n: usize) -> f64 {
-        -FRAC_PI_2 + (r as f64 + 0.5) * PI / n as f64
-    }
-
-    fn count(&self, r: usize) -> usize {
-        self.starts[r + 1] - self.starts[r]
-    }
-
-    /// The cell of ring `r` holding longitude `lon` (radians).
-    fn cell_in(&self, r: usize, lon: f64) -> usize {
-        let m = self.count(r);
-        let k = (((lon + PI) / TAU * m as f64).floor() as i64).rem_euclid(m as i64) as usize;
-        self.starts[r] + k
-    }
-
-    /// The cell holding unit direction `p`.
-    fn cell_of(&self, p: DVec3) -> usize {
-        let (lat, lon) = sphere::lat_lon_rad(p);
-        let n = self.rings();
-        let r = (((lat + FRAC_PI_2) / PI * n as f64).floor().max(0.0) as usize).min(n - 1);
-        self.cell_in(r, lon)
-    }
-
-    fn ring_of(&self, c: usize) -> usize {
-        self.starts.partition_point(|&s| s <= c) - 1
-    }
-
-    /// The unit direction at the middle of cell `c`.
-    fn centre(&self, c: usize) -> DVec3 {
-        let r = self.ring_of(c);
-        let m = self.count(r);
-        let lon = -PI + ((c - self.starts[r]) as f64 + 0.5) * TAU / m as f64;
-        sphere::direction_rad(Self::ring_lat(r, self.rings()), lon)
-    }
-
-    /// The cells around `c` into `out` (cleared first): its two neighbours in its ring and,
-    /// in each ring beside it, the cell under its middle and that cell's two neighbours.
-    fn around(&self, c: usize, out: &mut Vec<usize>) {
-        out.clear();
-        let r = self.ring_of(c);
-        let m = self.count(r);
-        let k = c - self.starts[r];
-        let lon = -PI + (k as f64 + 0.5) * TAU / m as f64;
-        let add = |d: usize, out: &mut Vec<usize>| {
-            if d != c && !out.contains(&d) {
-                out.push(d);
-            }
-        };
-        add(self.starts[r] + (k + 1) % m, out);
-        add(self.starts[r] + (k + m - 1) % m, out);
-        for q in [r.checked_sub(1), Some(r + 1).filter(|&q| q < self.rings())].into_iter().flatten() {
-            let under = self.cell_in(q, lon);
-            let mq = self.count(q);
-            let j = under - self.starts[q];
-            add(under, out);
-            add(self.starts[q] + (j + 1) % mq, out);
-            add(self.starts[q] + (j + mq - 1) % mq, out);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::math::rng::SplitMix64;
     use crate::math::sphere::random_directions;
     use crate::testkit::FUZZ_SEED;
-
-    #[test]
-    fn rings_cover_the_sphere_with_cells_of_one_size() {
-        for cells in [1_000, 40_000, 250_000] {
-            let rings = Rings::new(cells);
-            assert!((rings.len() as f64 / cells as f64 - 1.0).abs() < 0.1, "{cells}: {}", rings.len());
-            let spacing = (4.0 * PI / rings.len() as f64).sqrt();
-            let mut around = Vec::new();
-            for c in (0..rings.len()).step_by(7) {
-                assert_eq!(rings.cell_of(rings.centre(c)), c, "a cell holds its own middle");
-                rings.around(c, &mut around);
-                assert!((2..=8).contains(&around.len()) && !around.contains(&c), "{c}: {around:?}");
-                for &d in &around {
-                    let gap = (rings.centre(d) - rings.centre(c)).length();
-                    assert!(gap < 2.5 * spacing, "{c} and {d} lie {gap} apart, spacing {spacing}");
-                }
-            }
-            for p in random_directions(FUZZ_SEED, 2_000) {
-                let gap = (rings.centre(rings.cell_of(p)) - p).length();
-                assert!(gap < 1.6 * spacing, "{cells} cells: {gap} from the middle, spacing {spacing}");
-            }
-        }
-    }
 
     #[test]
     fn the_cheapest_source_is_found_within_a_cell_of_the_truth() {
@@ -256,7 +139,7 @@ mod tests {
             .collect();
         let cells = 40_000;
         let field = NearestSources::new(&sources, cells, radius_m);
-        let cell_m = (4.0 * PI / cells as f64).sqrt() * radius_m;
+        let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * radius_m;
         let (mut exact, mut worst) = (0, 0.0f64);
         let points = random_directions(FUZZ_SEED ^ 2, 5_000);
         for &p in &points {
