@@ -4,8 +4,8 @@
 //! settled joins and the face limit, and last the reaches themselves.
 
 use super::{
-    profile_at, Reach, ReachEnd, BANK_MARGIN_M, BANK_SPACING_M, BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE,
-    MIN_BED_PIECES, MIN_DEPTH_FRACTION, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
+    profile_at, Reach, ReachEnd, BANK_MARGIN_M, BANK_REFINE_M, BANK_SPACING_M, BED_STEP_M, FALL_DROP_M,
+    MAX_FACE_SLOPE, MIN_BED_PIECES, MIN_DEPTH_FRACTION, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
 };
 use crate::drainage::{Drainage, NodeKind};
 use crate::ground::surface::Surface;
@@ -164,33 +164,50 @@ pub(super) fn natural_under_beds<S: Surface>(layout: &Layout<S>) -> AlongReaches
         .collect()
 }
 
-/// The lower natural ground beside every channel, `BANK_MARGIN_M` past either bank edge,
-/// every `BANK_SPACING_M` along it: a bed is cut a channel's depth under it too, so on a
-/// slope across the stream the water stays inside its banks.
-pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> AlongReaches {
+/// The lower natural ground beside every channel, `BANK_MARGIN_M` past either bank edge:
+/// read every `BANK_SPACING_M` along it (the first result, per reach), and beside every bed
+/// point (the second). A bed is cut a channel's depth under the readings, so on a slope
+/// across the stream the water stays inside its banks; the water is capped under the ground
+/// beside each bed point. Beside a bed point the readings are interpolated, except between
+/// two that differ by more than `BANK_REFINE_M`: there a straight line can bridge a hollow
+/// beside the channel (a trough a few metres wide between two cliff bands), so the ground is
+/// read there too.
+pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongReaches) {
     let surface = layout.surface;
     layout
         .rivers()
         .par_iter()
         .map(|&i| {
             let (a, b) = (layout.position(i), layout.position(layout.receiver(i)));
-            let edge = layout.sizing.half_width(layout.drainage.catchment_m2[i]);
+            let edge = layout.sizing.half_width(layout.drainage.catchment_m2[i]) + BANK_MARGIN_M;
             let side = surface.metre_across(a, b);
             let count = ((layout.length(i) / BANK_SPACING_M).ceil() as usize).max(1);
-            // One bank after the other: a point near the last one read often reuses its walk
-            // through the eroded field.
-            let bank = |x: f64| {
-                let mut near = i;
-                (0..=count).map(move |k| {
-                    let p = surface.onto(a + (b - a) * (k as f64 / count as f64) + side * x);
-                    near = surface.nearest_node_from(p, near);
-                    surface.natural_near(p, near)
-                })
+            let pieces = layout.pieces(i);
+            // Each bank's nearest node is searched from the last one read on that side.
+            let mut near = [i, i];
+            let mut low_at = |t: f64| {
+                let mut low = f64::INFINITY;
+                for (n, x) in near.iter_mut().zip([edge, -edge]) {
+                    let p = surface.onto(a + (b - a) * t + side * x);
+                    *n = surface.nearest_node_from(p, *n);
+                    low = low.min(surface.natural_near(p, *n));
+                }
+                low
             };
-            let left: Vec<f64> = bank(edge + BANK_MARGIN_M).collect();
-            left.into_iter().zip(bank(-edge - BANK_MARGIN_M)).map(|(l, r)| l.min(r)).collect()
+            let read: Vec<f64> = (0..=count).map(|k| low_at(k as f64 / count as f64)).collect();
+            let beside_beds = (0..=pieces)
+                .map(|p| {
+                    let t = p as f64 / pieces as f64;
+                    let k = ((t * count as f64).floor() as usize).min(count - 1);
+                    match (read[k] - read[k + 1]).abs() > BANK_REFINE_M {
+                        true => low_at(t),
+                        false => profile_at(&read, t),
+                    }
+                })
+                .collect();
+            (read, beside_beds)
         })
-        .collect()
+        .unzip()
 }
 
 /// The beds cut upstream first: each follows the natural ground down, a channel's depth
@@ -355,6 +372,42 @@ mod tests {
     use crate::carve::{Carve, CarveParams};
     use crate::testkit::{self, QUICK_WORLD};
 
+    /// Beside every bed point the water's bank is the straight line between the readings
+    /// where two neighbouring readings agree within `BANK_REFINE_M`, and the ground read
+    /// right beside the bed point where they do not (the oracle reads it from scratch).
+    #[test]
+    fn the_bank_beside_a_bed_point_is_read_where_readings_disagree() {
+        let world = testkit::built(QUICK_WORLD);
+        let surface = world.terrain.surface();
+        let (heights, drainage) = (&world.terrain.heights, &world.terrain.drainage);
+        let params = CarveParams::for_world(&world.terrain.settings);
+        let layout =
+            Layout::new(&surface, heights, drainage, Sizing::of(drainage, params.channel_depth_m, None));
+        let (read, beside) = low_banks(&layout);
+        let mut refined = 0;
+        for (k, &i) in layout.rivers().iter().enumerate() {
+            let (count, last) = (read[k].len() - 1, beside[k].len() - 1);
+            assert_eq!(last, layout.pieces(i), "reach {k}: one bank beside every bed point");
+            let (a, b) = (layout.position(i), layout.position(layout.receiver(i)));
+            let side = surface.metre_across(a, b);
+            let edge = layout.sizing.half_width(drainage.catchment_m2[i]) + BANK_MARGIN_M;
+            for (p, &low) in beside[k].iter().enumerate() {
+                let t = p as f64 / last as f64;
+                let span = ((t * count as f64).floor() as usize).min(count - 1);
+                let expected = match (read[k][span] - read[k][span + 1]).abs() > BANK_REFINE_M {
+                    true => {
+                        refined += 1;
+                        let at = |x: f64| surface.natural_at(surface.onto(a + (b - a) * t + side * x));
+                        at(edge).min(at(-edge))
+                    }
+                    false => profile_at(&read[k], t),
+                };
+                assert!((low - expected).abs() < 1e-9, "reach {k} point {p}: {low} m, read {expected} m");
+            }
+        }
+        assert!(refined > 0, "the quick world has banks steep enough to be read at every bed point");
+    }
+
     /// Each pass alone on the quick world: the beds cut upstream first never rise and lie a
     /// channel's depth under the ground below them; a sill only lowers a lake's outlet bed and
     /// never under its floor; settling only lowers and leaves no face steeper than the limit;
@@ -368,7 +421,7 @@ mod tests {
         let layout =
             Layout::new(&surface, heights, drainage, Sizing::of(drainage, params.channel_depth_m, None));
         let natural = natural_under_beds(&layout);
-        let low = low_banks(&layout);
+        let (low, beside_beds) = low_banks(&layout);
         assert_eq!((natural.len(), low.len()), (layout.reach_count, layout.reach_count));
         let (mut beds, mut node_bed) = cut_beds(&layout, &natural, &low);
         for (k, &i) in layout.rivers().iter().enumerate() {
@@ -392,7 +445,7 @@ mod tests {
             assert!(beds[k].iter().zip(&sills[k]).all(|(a, b)| a <= b), "settling only lowers");
             assert!(beds[k].windows(2).all(|w| w[0] - w[1] <= MAX_FACE_SLOPE * step + 1e-9), "reach {k}");
         }
-        let reaches = reaches(&layout, beds, natural, low, spilling);
+        let reaches = reaches(&layout, beds, natural, beside_beds, spilling);
         let built = Carve::build(&params, &surface, heights, drainage);
         assert_eq!(reaches, built.reaches);
         assert_eq!(reaches, world.terrain.carve.reaches);

@@ -79,8 +79,9 @@ pub struct Reach {
     /// Natural ground (before carving) under each bed point, metres above the datum.
     pub banks: Vec<f64>,
     /// The lower natural ground beside the channel, [`BANK_MARGIN_M`] past either bank
-    /// edge, every [`BANK_SPACING_M`] from start to end (both ends included), metres above
-    /// the datum.
+    /// edge, beside each bed point (one per bed point), metres above the datum: read every
+    /// [`BANK_SPACING_M`] and interpolated between, except between readings that differ by
+    /// more than [`BANK_REFINE_M`], where it is read beside every bed point.
     pub low_banks: Vec<f64>,
     /// How far before its end the bed is already at the level of what it flows into (the
     /// receiving channel's bed, or the lake's or sea's floor), metres.
@@ -197,8 +198,14 @@ pub fn profile_at(values: &[f64], t: f64) -> f64 {
 pub const BED_STEP_M: f64 = 1.0;
 /// Fewest pieces a bed is cut into, however short the reach.
 pub const MIN_BED_PIECES: usize = 16;
-/// The ground beside a channel is read this far apart along it, metres.
+/// The ground beside a channel is read this far apart along it, metres (and at every bed
+/// point between two readings that differ by more than [`BANK_REFINE_M`]).
 pub const BANK_SPACING_M: f64 = 4.0;
+/// Two readings of the ground beside a channel [`BANK_SPACING_M`] apart that differ by more
+/// than this are not interpolated: the ground between them is read at every bed point,
+/// metres. A steep or broken bank (a trough between two cliff bands a few metres wide) is
+/// where a straight line between readings bridges ground metres lower.
+pub const BANK_REFINE_M: f64 = 1.0;
 /// Beside a channel the ground is read this far past each bank edge, metres: just beyond
 /// where the water's edge may fall.
 pub const BANK_MARGIN_M: f64 = 1.0;
@@ -301,11 +308,11 @@ impl Carve {
         let sizing = Sizing::of(drainage, params.channel_depth_m, params.half_width_m);
         let layout = Layout::new(surface, heights, drainage, sizing);
         let natural = build::natural_under_beds(&layout);
-        let low_banks = build::low_banks(&layout);
+        let (low_banks, beside_beds) = build::low_banks(&layout);
         let (mut beds, mut node_bed) = build::cut_beds(&layout, &natural, &low_banks);
         let spilling = build::cut_sills(&layout, &natural, &low_banks, &mut beds);
         build::settle_joins(&layout, &mut beds, &mut node_bed);
-        let reaches = build::reaches(&layout, beds, natural, low_banks, spilling);
+        let reaches = build::reaches(&layout, beds, natural, beside_beds, spilling);
         let (n, radius) = (drainage.kind.len(), layout.radius);
         let touching = index(n, &reaches);
         let near = match surface.grid() {
