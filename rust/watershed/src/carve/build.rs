@@ -169,9 +169,9 @@ pub(super) fn natural_under_beds<S: Surface>(layout: &Layout<S>) -> AlongReaches
 /// point (the second). A bed is cut a channel's depth under the readings, so on a slope
 /// across the stream the water stays inside its banks; the water is capped under the ground
 /// beside each bed point. Beside a bed point the readings are interpolated, except between
-/// two that differ by more than `BANK_REFINE_M`: there a straight line can bridge a hollow
-/// beside the channel (a trough a few metres wide between two cliff bands), so the ground is
-/// read there too.
+/// two that differ by more than `BANK_REFINE_M` beyond what the river falls between them:
+/// there a straight line can bridge a hollow beside the channel (a trough a few metres wide
+/// between two cliff bands), so the ground is read there too.
 pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongReaches) {
     let surface = layout.surface;
     layout
@@ -183,6 +183,9 @@ pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongR
             let side = surface.metre_across(a, b);
             let count = ((layout.length(i) / BANK_SPACING_M).ceil() as usize).max(1);
             let pieces = layout.pieces(i);
+            // Banks fall with the river: only a difference beyond that hints at a hollow.
+            let fall_per_reading =
+                (layout.heights[i] - layout.heights[layout.receiver(i)]).abs() / count as f64;
             // Each bank's nearest node is searched from the last one read on that side.
             let mut near = [i, i];
             let mut low_at = |t: f64| {
@@ -199,7 +202,7 @@ pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongR
                 .map(|p| {
                     let t = p as f64 / pieces as f64;
                     let k = ((t * count as f64).floor() as usize).min(count - 1);
-                    match (read[k] - read[k + 1]).abs() > BANK_REFINE_M {
+                    match (read[k] - read[k + 1]).abs() > BANK_REFINE_M + fall_per_reading {
                         true => low_at(t),
                         false => profile_at(&read, t),
                     }
@@ -394,7 +397,8 @@ mod tests {
             for (p, &low) in beside[k].iter().enumerate() {
                 let t = p as f64 / last as f64;
                 let span = ((t * count as f64).floor() as usize).min(count - 1);
-                let expected = match (read[k][span] - read[k][span + 1]).abs() > BANK_REFINE_M {
+                let fall = (layout.heights[i] - layout.heights[layout.receiver(i)]).abs() / count as f64;
+                let expected = match (read[k][span] - read[k][span + 1]).abs() > BANK_REFINE_M + fall {
                     true => {
                         refined += 1;
                         let at = |x: f64| surface.natural_at(surface.onto(a + (b - a) * t + side * x));
