@@ -120,7 +120,7 @@ impl Climate {
             .positions()
             .par_iter()
             .zip(&surface)
-            .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_lon_rad(p).0))
+            .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_rad(p)))
             .collect();
         Climate { temperature_c, moisture, shadow }
     }
@@ -261,7 +261,8 @@ fn upwind_highs_in_rings(
     cells: usize,
 ) -> Vec<f64> {
     let rings = Rings::new(cells);
-    let cell: Vec<u32> = lattice.positions().par_iter().map(|&p| rings.cell_of(p) as u32).collect();
+    let n = lattice.len();
+    let cell: Vec<u32> = (0..n).into_par_iter().map(|i| rings.cell_of_fibonacci(i, n) as u32).collect();
     let mut top = vec![f64::NEG_INFINITY; rings.len()];
     for (&c, &h) in cell.iter().zip(surface) {
         top[c as usize] = top[c as usize].max(h);

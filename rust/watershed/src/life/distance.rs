@@ -41,10 +41,13 @@ pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: Vec<f64>) -> Vec<
 fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize) -> Vec<f64> {
     let front: Vec<Source> = front(lattice, &start).into_iter().map(|(s, _)| s).collect();
     let field = NearestSources::new(&front, cells, lattice.radius_m() * WALK_PER_STRAIGHT);
-    start
-        .par_iter_mut()
-        .zip(lattice.positions())
-        .for_each(|(s, &p)| *s = field.at(p).map_or(*s, |(c, _)| c.min(*s)));
+    let n = lattice.len();
+    start.par_iter_mut().zip(lattice.positions()).enumerate().for_each(|(i, (s, &p))| {
+        // No cost is below 0: a free source is its own cheapest.
+        if *s > 0.0 {
+            *s = field.at_fibonacci(i, n, p).map_or(*s, |(c, _)| c.min(*s));
+        }
+    });
     start
 }
 
@@ -73,12 +76,18 @@ fn straight_sources(
     let nodes: Vec<u32> = front.iter().map(|&(_, i)| i as u32).collect();
     let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
     let field = NearestSources::new(&sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT);
+    let n = lattice.len();
     let source = start
         .par_iter_mut()
         .zip(lattice.positions())
         .enumerate()
         .map(|(i, (s, &p))| {
-            let (c, k) = match field.at(p).map(|(c, k)| (c, nodes[k])) {
+            // No cost is below 0 and no two nodes share a place: a free source is its own
+            // cheapest.
+            if *s == 0.0 && limit >= 0.0 {
+                return i as u32;
+            }
+            let (c, k) = match field.at_fibonacci_within(i, n, p, limit).map(|(c, k)| (c, nodes[k])) {
                 Some((c, k)) if c < *s || (c == *s && (k as usize) < i) => (c, k),
                 _ if s.is_finite() => (*s, i as u32),
                 _ => (f64::INFINITY, NO_SOURCE),

@@ -5,11 +5,13 @@
 
 use crate::drainage::NodeKind;
 use crate::ground::lattice::FibonacciLattice;
+use crate::ground::surface::PlanetSurface;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
 use crate::life::distance::{cheapest_from, cheapest_sources_from, NO_SOURCE};
 use crate::math::sphere;
 use crate::water::levels::Body;
+use crate::water::view::WaterView;
 use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
@@ -171,14 +173,16 @@ impl Sites {
             .filter_map(|&(i, walk_m, src)| {
                 let dir = lattice.positions()[i];
                 let level = water_level_near(world, src)?;
-                let height_m = world.terrain.ground_from(dir, &mut i.clone());
+                let foot = Footprint::around(world, dir, i);
+                // The footprint's dry middle is the site's ground.
+                let height_m = foot.middle()?;
                 let above_water_m = height_m - level;
                 if above_water_m < rules.flood_margin_m
                     || falls.any_within(dir, |f| chord_m(f, dir, radius) < rules.fall_clearance_m)
                 {
                     return None;
                 }
-                let slope_deg = footprint_below(world, dir, rules.footprint_m, i, rules.max_slope_deg)?;
+                let slope_deg = foot.slope_below(height_m, rules.footprint_m, rules.max_slope_deg)?;
                 let coastal =
                     if to_coast[i].is_finite() { libm::exp(-to_coast[i] / COAST_REACH_M) } else { 0.0 };
                 let score = 0.3 * (1.0 - slope_deg / rules.max_slope_deg)
@@ -288,38 +292,76 @@ pub fn footprint_slope_deg(world: &World, dir: DVec3, radius_m: f64) -> Option<f
     footprint_below(world, dir, radius_m, near, f64::INFINITY)
 }
 
-/// [`footprint_slope_deg`] where it is under `below_deg`, `None` where it is not (found at
-/// the first rim point that reaches it), given `near`, the lattice node nearest `dir` or one
-/// close by: each point's node is found from the centre's in a step or two.
+/// [`footprint_slope_deg`] where it is under `below_deg`, `None` where it is not, given
+/// `near`, the lattice node nearest `dir` or one close by.
 fn footprint_below(world: &World, dir: DVec3, radius_m: f64, near: usize, below_deg: f64) -> Option<f64> {
-    let up = sphere::unit(dir);
-    let (east, north) = sphere::east_north(up);
-    let angle = radius_m / world.terrain.settings.radius_m;
-    let lattice = &*world.terrain.lattice;
-    let water = world.water();
-    let view = water.view();
-    let centre = lattice.nearest_node_from(up, near).index();
-    // Read where `Terrain::ground` and `WorldWater::at` read: at the point made unit.
-    let ground = |p: DVec3| {
+    let foot = Footprint::around(world, dir, near);
+    foot.slope_below(foot.middle()?, radius_m, below_deg)
+}
+
+/// The ground around one place, read where `Terrain::ground` and `WorldWater::at` read (at
+/// each point made unit), each point's node found from the middle's in a step or two.
+struct Footprint<'w> {
+    world: &'w World,
+    water: WaterView<'w, PlanetSurface<'w>>,
+    /// Unit direction of the middle.
+    up: DVec3,
+    /// The lattice node nearest the middle.
+    centre: usize,
+}
+
+impl<'w> Footprint<'w> {
+    /// The footprint around `dir`, given `near`, the lattice node nearest it or one close by.
+    fn around(world: &'w World, dir: DVec3, near: usize) -> Self {
+        let up = sphere::unit(dir);
+        let centre = world.terrain.lattice.nearest_node_from(up, near).index();
+        Footprint { world, water: world.water().view(), up, centre }
+    }
+
+    /// The ground at `p`, metres; `None` under water.
+    fn ground(&self, p: DVec3) -> Option<f64> {
         let p = sphere::unit(p);
-        match view.ground_and_water_near(p, lattice.nearest_node_from(p, centre).index()) {
+        let node = self.world.terrain.lattice.nearest_node_from(p, self.centre).index();
+        match self.water.ground_and_water_near(p, node) {
             (_, Some(_)) => None,
             (ground, None) => Some(ground),
         }
-    };
-    let middle = ground(up)?;
-    let mut steepest = 0.0f64;
-    for k in 0..8 {
-        let a = k as f64 * std::f64::consts::FRAC_PI_4;
-        let rim = ground(sphere::unit(up + (east * libm::cos(a) + north * libm::sin(a)) * angle))?;
-        let rise = (rim - middle).abs() / radius_m;
-        // The slope is the steepest rise's: one that reaches `below_deg` settles it.
-        if libm::atan(rise).to_degrees() >= below_deg {
-            return None;
-        }
-        steepest = steepest.max(rise);
     }
-    Some(libm::atan(steepest).to_degrees())
+
+    /// The ground at the middle, metres; `None` under water.
+    fn middle(&self) -> Option<f64> {
+        self.ground(self.up)
+    }
+
+    /// The steepest slope from the middle's ground `middle_m` to eight points `radius_m`
+    /// round it, degrees, where it is under `below_deg`; `None` where it is not (found at the
+    /// first rim point that reaches it) or where a rim point is under water.
+    fn slope_below(&self, middle_m: f64, radius_m: f64, below_deg: f64) -> Option<f64> {
+        let (east, north) = sphere::east_north(self.up);
+        let angle = radius_m / self.world.terrain.settings.radius_m;
+        // Rises clear of the limit's tangent by far more than rounding are settled without
+        // an arc tangent; the rest are measured in degrees as the limit is.
+        let limit = libm::tan(below_deg.to_radians());
+        let mut steepest = 0.0f64;
+        for k in 0..8 {
+            let a = k as f64 * std::f64::consts::FRAC_PI_4;
+            let rim =
+                self.ground(sphere::unit(self.up + (east * libm::cos(a) + north * libm::sin(a)) * angle))?;
+            let rise = (rim - middle_m).abs() / radius_m;
+            let reaches = if rise < limit * (1.0 - 1e-9) {
+                false
+            } else if rise > limit * (1.0 + 1e-9) {
+                true
+            } else {
+                libm::atan(rise).to_degrees() >= below_deg
+            };
+            if reaches {
+                return None;
+            }
+            steepest = steepest.max(rise);
+        }
+        Some(libm::atan(steepest).to_degrees())
+    }
 }
 
 /// Why `world` has no village, given whether it has dry land and whether any of it lies

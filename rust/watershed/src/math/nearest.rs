@@ -5,6 +5,7 @@
 
 use crate::math::rings::Rings;
 use glam::DVec3;
+use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -20,8 +21,16 @@ pub(crate) struct NearestSources<'a> {
     /// their centres, each once, ascending.
     offsets: Vec<u32>,
     candidates: Vec<u32>,
+    /// The least any point of each cell can cost from its candidates, metres.
+    floor: Vec<f64>,
     radius_m: f64,
 }
+
+/// No cell, or no source: what pads [`NearestSources`]' tables.
+const NONE: u32 = u32::MAX;
+
+/// Cells worked on together when candidates are gathered in parallel.
+const BLOCK: usize = 4096;
 
 impl<'a> NearestSources<'a> {
     /// The cheapest of `sources` for each of about `cells` even cells on a sphere of
@@ -31,11 +40,24 @@ impl<'a> NearestSources<'a> {
     /// O(sources + cells × log cells).
     pub(crate) fn new(sources: &'a [Source], cells: usize, radius_m: f64) -> Self {
         let rings = Rings::new(cells);
-        let centres: Vec<DVec3> = (0..rings.len()).map(|c| rings.centre(c)).collect();
-        let mut cost = vec![f64::INFINITY; rings.len()];
-        let mut label = vec![u32::MAX; rings.len()];
+        let len = rings.len();
+        let centres: Vec<DVec3> = (0..len).into_par_iter().map(|c| rings.centre(c)).collect();
+        let around: Vec<[u32; 8]> = (0..len)
+            .into_par_iter()
+            .map_init(Vec::new, |out, c| {
+                rings.around(c, out);
+                let mut row = [NONE; 8];
+                for (slot, &d) in row.iter_mut().zip(out.iter()) {
+                    *slot = d as u32;
+                }
+                row
+            })
+            .collect();
+        let neighbours = |c: usize| around[c].into_iter().take_while(|&d| d != NONE).map(|d| d as usize);
+        let mut cost = vec![f64::INFINITY; len];
+        let mut label = vec![NONE; len];
         let price = |s: usize, at: DVec3| sources[s].1 + (sources[s].0 - at).length() * radius_m;
-        let cell: Vec<usize> = sources.iter().map(|&(p, _)| rings.cell_of(p)).collect();
+        let cell: Vec<usize> = sources.par_iter().map(|&(p, _)| rings.cell_of(p)).collect();
         for (s, &c) in cell.iter().enumerate() {
             let v = price(s, centres[c]);
             if v < cost[c] {
@@ -47,19 +69,17 @@ impl<'a> NearestSources<'a> {
         // cheapest yet: each cell ends with the source cheapest at its centre among those
         // that reached it (all but a source hidden behind cheaper ones, which costs at most
         // the width of a cell).
-        let mut queue: BinaryHeap<Reverse<(u64, u32)>> = (0..rings.len())
+        let mut queue: BinaryHeap<Reverse<(u64, u32)>> = (0..len)
             .filter(|&c| cost[c].is_finite())
             .map(|c| Reverse((cost[c].to_bits(), c as u32)))
             .collect();
-        let mut around = Vec::with_capacity(8);
         while let Some(Reverse((bits, c))) = queue.pop() {
             let c = c as usize;
             if bits != cost[c].to_bits() {
                 continue;
             }
             let s = label[c] as usize;
-            rings.around(c, &mut around);
-            for &d in &around {
+            for d in neighbours(c) {
                 let v = price(s, centres[d]);
                 if v < cost[d] {
                     cost[d] = v;
@@ -68,13 +88,14 @@ impl<'a> NearestSources<'a> {
                 }
             }
         }
+        drop(cost);
         // Every source of a cell counts for the points of the cells around it, not only the
         // one cheapest at its centre: near a source, the answer is exact.
-        let mut in_cell = vec![0u32; rings.len() + 1];
+        let mut in_cell = vec![0u32; len + 1];
         for &c in &cell {
             in_cell[c + 1] += 1;
         }
-        for c in 0..rings.len() {
+        for c in 0..len {
             in_cell[c + 1] += in_cell[c];
         }
         let mut by_cell = vec![0u32; sources.len()];
@@ -83,32 +104,79 @@ impl<'a> NearestSources<'a> {
             by_cell[next[c] as usize] = s as u32;
             next[c] += 1;
         }
-        let mut offsets = Vec::with_capacity(rings.len() + 1);
-        let mut candidates = Vec::with_capacity(rings.len());
-        offsets.push(0);
-        for c in 0..rings.len() {
-            rings.around(c, &mut around);
-            let from = candidates.len();
-            for d in std::iter::once(c).chain(around.iter().copied()) {
-                let own = &by_cell[in_cell[d] as usize..in_cell[d + 1] as usize];
-                for s in std::iter::once(label[d]).chain(own.iter().copied()) {
-                    if s != u32::MAX && !candidates[from..].contains(&s) {
-                        candidates.push(s);
+        let reach: Vec<f64> = (0..rings.rings()).map(|r| rings.reach(r)).collect();
+        let blocks: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = (0..len.div_ceil(BLOCK))
+            .into_par_iter()
+            .map(|b| {
+                let (mut ends, mut candidates, mut floor) = (Vec::new(), Vec::new(), Vec::new());
+                for c in b * BLOCK..((b + 1) * BLOCK).min(len) {
+                    let from = candidates.len();
+                    for d in std::iter::once(c).chain(neighbours(c)) {
+                        let own = &by_cell[in_cell[d] as usize..in_cell[d + 1] as usize];
+                        for s in std::iter::once(label[d]).chain(own.iter().copied()) {
+                            if s != NONE && !candidates[from..].contains(&s) {
+                                candidates.push(s);
+                            }
+                        }
                     }
+                    candidates[from..].sort_unstable();
+                    ends.push(candidates.len() as u32);
+                    // No point of the cell lies further than its ring's reach from the centre.
+                    let cheapest = candidates[from..]
+                        .iter()
+                        .map(|&s| price(s as usize, centres[c]))
+                        .fold(f64::INFINITY, f64::min);
+                    floor.push(cheapest - reach[rings.ring_of(c)] * radius_m * (1.0 + 1e-6));
                 }
-            }
-            candidates[from..].sort_unstable();
-            offsets.push(candidates.len() as u32);
+                (ends, candidates, floor)
+            })
+            .collect();
+        let mut offsets = Vec::with_capacity(len + 1);
+        let mut candidates = Vec::with_capacity(blocks.iter().map(|b| b.1.len()).sum());
+        let mut floor = Vec::with_capacity(len);
+        offsets.push(0);
+        for (ends, block, block_floor) in blocks {
+            let base = candidates.len() as u32;
+            offsets.extend(ends.into_iter().map(|e| base + e));
+            candidates.extend(block);
+            floor.extend(block_floor);
         }
-        NearestSources { sources, rings, offsets, candidates, radius_m }
+        NearestSources { sources, rings, offsets, candidates, floor, radius_m }
     }
 
     /// The cheapest `start + straight distance to p` (metres) over the candidates of `p`'s
     /// cell, and which source gives it (ties: the lower index); `None` without sources.
     /// Exact where the cheapest source lies in `p`'s cell or one around it; elsewhere at
     /// most a cell's width dearer.
+    #[cfg(test)]
     pub(crate) fn at(&self, p: DVec3) -> Option<(f64, usize)> {
-        let c = self.rings.cell_of(p);
+        self.at_in(self.rings.cell_of(p), p)
+    }
+
+    /// [`NearestSources::at`] point `i` of `n` on a Fibonacci sphere, `p`
+    /// ([`sphere::fibonacci`](crate::math::sphere::fibonacci)), its cell found from its number.
+    pub(crate) fn at_fibonacci(&self, i: usize, n: usize, p: DVec3) -> Option<(f64, usize)> {
+        self.at_in(self.rings.cell_of_fibonacci(i, n), p)
+    }
+
+    /// [`NearestSources::at_fibonacci`] where it costs at most `limit` metres; `None` where
+    /// no point of that point's cell can.
+    pub(crate) fn at_fibonacci_within(
+        &self,
+        i: usize,
+        n: usize,
+        p: DVec3,
+        limit: f64,
+    ) -> Option<(f64, usize)> {
+        let c = self.rings.cell_of_fibonacci(i, n);
+        if self.floor[c] > limit {
+            return None;
+        }
+        self.at_in(c, p).filter(|&(cost, _)| cost <= limit)
+    }
+
+    /// [`NearestSources::at`] `p` in cell `c`.
+    fn at_in(&self, c: usize, p: DVec3) -> Option<(f64, usize)> {
         let mut best: Option<(f64, usize)> = None;
         for &s in &self.candidates[self.offsets[c] as usize..self.offsets[c + 1] as usize] {
             let s = s as usize;
@@ -126,7 +194,7 @@ impl<'a> NearestSources<'a> {
 mod tests {
     use super::*;
     use crate::math::rng::SplitMix64;
-    use crate::math::sphere::random_directions;
+    use crate::math::sphere::{self, random_directions};
     use crate::testkit::FUZZ_SEED;
 
     #[test]
@@ -159,5 +227,29 @@ mod tests {
         assert!(worst <= 2.0 * cell_m, "{worst} m over, cells of {cell_m} m");
         assert!(exact * 100 >= 97 * points.len(), "{exact} of {} exact", points.len());
         assert!(NearestSources::new(&[], 100, radius_m).at(DVec3::Y).is_none(), "no source, no cost");
+    }
+
+    #[test]
+    fn a_lattice_point_reads_what_its_position_reads_and_a_limit_only_cuts_dearer_costs() {
+        let mut rng = SplitMix64::new(FUZZ_SEED, 6);
+        let radius_m = 1000.0;
+        let sources: Vec<Source> = random_directions(FUZZ_SEED ^ 3, 500)
+            .into_iter()
+            .map(|p| (p, if rng.next_f64() < 0.5 { 0.0 } else { rng.range(0.0, 100.0) }))
+            .collect();
+        let field = NearestSources::new(&sources, 20_000, radius_m);
+        let n = 50_000;
+        let mut cut = 0;
+        for i in 0..n {
+            let p = sphere::fibonacci(i, n);
+            let whole = field.at(p);
+            assert_eq!(field.at_fibonacci(i, n, p), whole, "point {i}");
+            for limit in [0.0, 20.0, 60.0, 150.0] {
+                let within = field.at_fibonacci_within(i, n, p, limit);
+                assert_eq!(within, whole.filter(|&(c, _)| c <= limit), "point {i} within {limit} m");
+                cut += usize::from(within.is_none());
+            }
+        }
+        assert!(cut > n, "limits cut some costs: {cut}");
     }
 }

@@ -11,7 +11,17 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 pub(crate) struct Rings {
     /// Where each ring's cells start in the cell numbering (one more entry than rings).
     starts: Vec<usize>,
+    /// The height (`y`) of each ring's southern edge, and of the last ring's northern edge:
+    /// one more entry than rings, ascending from -1 to 1.
+    edges_y: Vec<f64>,
+    /// For each of [`SLOTS_PER_RING`] × rings even slices of `y` across -1..1, the ring
+    /// holding the slice's bottom: where a search for a height's ring starts.
+    slot_ring: Vec<u32>,
 }
+
+/// Slices of height per ring in [`Rings`]' table: a ring is found from a height in a step or
+/// two, with no inverse sine.
+const SLOTS_PER_RING: usize = 4;
 
 impl Rings {
     /// About `cells` cells (at least two rings).
@@ -25,7 +35,24 @@ impl Rings {
             let count = ((2.0 * n as f64 * libm::cos(lat)).round() as usize).max(1);
             starts.push(starts[r] + count);
         }
-        Rings { starts }
+        let edges_y: Vec<f64> = (0..=n)
+            .map(|r| match r {
+                0 => -1.0,
+                r if r == n => 1.0,
+                r => libm::sin(-FRAC_PI_2 + r as f64 * PI / n as f64),
+            })
+            .collect();
+        let slots = SLOTS_PER_RING * n;
+        let mut slot_ring = Vec::with_capacity(slots);
+        let mut r = 0;
+        for k in 0..slots {
+            let y = -1.0 + 2.0 * k as f64 / slots as f64;
+            while r + 1 < n && y >= edges_y[r + 1] {
+                r += 1;
+            }
+            slot_ring.push(r as u32);
+        }
+        Rings { starts, edges_y, slot_ring }
     }
 
     /// How many cells.
@@ -55,21 +82,63 @@ impl Rings {
 
     /// The cell of ring `r` holding longitude `lon` (radians).
     fn cell_in(&self, r: usize, lon: f64) -> usize {
+        self.cell_at_turn(r, (lon + PI) / TAU)
+    }
+
+    /// The cell of ring `r` `turn` of the way round it (0..1 from longitude -π, eastwards).
+    fn cell_at_turn(&self, r: usize, turn: f64) -> usize {
         let m = self.count(r);
-        let k = (((lon + PI) / TAU * m as f64).floor() as i64).rem_euclid(m as i64) as usize;
-        self.starts[r] + k
+        // Truncation is the floor for a turn ≥ 0; a turn of 1 or more wraps round.
+        self.starts[r] + ((turn.max(0.0) * m as f64) as usize) % m
+    }
+
+    /// The ring holding height `y` (-1..1, the sine of the latitude).
+    fn ring_at_y(&self, y: f64) -> usize {
+        let slots = self.slot_ring.len();
+        let slot = (((y + 1.0) * 0.5 * slots as f64).max(0.0) as usize).min(slots - 1);
+        let mut r = self.slot_ring[slot] as usize;
+        // The slice's ring, then up or down past any edge a rounding put between them.
+        while r + 1 < self.rings() && y >= self.edges_y[r + 1] {
+            r += 1;
+        }
+        while r > 0 && y < self.edges_y[r] {
+            r -= 1;
+        }
+        r
     }
 
     /// The cell holding unit direction `p`.
     pub(crate) fn cell_of(&self, p: DVec3) -> usize {
-        let (lat, lon) = sphere::lat_lon_rad(p);
-        let n = self.rings();
-        let r = (((lat + FRAC_PI_2) / PI * n as f64).floor().max(0.0) as usize).min(n - 1);
-        self.cell_in(r, lon)
+        let p = sphere::unit(p);
+        self.cell_in(self.ring_at_y(p.y), libm::atan2(p.x, p.z))
     }
 
-    fn ring_of(&self, c: usize) -> usize {
+    /// The cell holding point `i` of `n` on a Fibonacci sphere ([`sphere::fibonacci`]), found
+    /// from its number: [`Rings::cell_of`] its position, but for a point on a cell's edge.
+    pub(crate) fn cell_of_fibonacci(&self, i: usize, n: usize) -> usize {
+        // Longitude -π is half a turn from the points' zero, +Z.
+        let turn = sphere::fibonacci_turn(i);
+        let turn = if turn < 0.5 { turn + 0.5 } else { turn - 0.5 };
+        self.cell_at_turn(self.ring_at_y(sphere::fibonacci_y(i, n)), turn)
+    }
+
+    /// The ring holding cell `c`.
+    pub(crate) fn ring_of(&self, c: usize) -> usize {
         self.starts.partition_point(|&s| s <= c) - 1
+    }
+
+    /// The furthest any point of a cell of ring `r` lies from the cell's middle: a chord of
+    /// the unit sphere (a corner's, the furthest point of a cell bounded by latitudes and
+    /// longitudes).
+    pub(crate) fn reach(&self, r: usize) -> f64 {
+        let n = self.rings();
+        let half_lon = std::f64::consts::PI / self.count(r) as f64;
+        let middle = sphere::direction_rad(Self::ring_lat(r, n), 0.0);
+        [r, r + 1]
+            .map(|e| sphere::direction_rad(-FRAC_PI_2 + e as f64 * PI / n as f64, half_lon))
+            .into_iter()
+            .map(|corner| (corner - middle).length())
+            .fold(0.0, f64::max)
     }
 
     /// The unit direction at the middle of cell `c`.
@@ -130,8 +199,32 @@ mod tests {
             }
             for p in random_directions(FUZZ_SEED, 2_000) {
                 let gap = (rings.centre(rings.cell_of(p)) - p).length();
-                assert!(gap < 1.6 * spacing, "{cells} cells: {gap} from the middle, spacing {spacing}");
+                let reach = rings.reach(rings.ring_of(rings.cell_of(p)));
+                assert!(
+                    gap <= reach && reach < 1.6 * spacing,
+                    "{cells} cells: {gap} from the middle, reach {reach}"
+                );
+                let (lat, lon) = sphere::lat_lon_rad(p);
+                let n = rings.rings();
+                let r = (((lat + FRAC_PI_2) / PI * n as f64).floor() as usize).min(n - 1);
+                let k = ((lon + PI) / TAU * rings.count(r) as f64).floor() as usize % rings.count(r);
+                assert_eq!(
+                    rings.cell_of(p),
+                    rings.first(r) + k,
+                    "{p}: the cell its latitude and longitude name"
+                );
             }
+        }
+    }
+
+    #[test]
+    fn a_fibonacci_point_is_in_the_cell_of_its_position() {
+        for (nodes, cells) in [(1_000, 100), (90_000, 40_000), (2_000_003, 1_000_000)] {
+            let rings = Rings::new(cells);
+            let astray = (0..nodes)
+                .filter(|&i| rings.cell_of_fibonacci(i, nodes) != rings.cell_of(sphere::fibonacci(i, nodes)))
+                .count();
+            assert_eq!(astray, 0, "{nodes} points on {cells} cells");
         }
     }
 }

@@ -19,7 +19,12 @@ pub(crate) fn direction_rad(lat: f64, lon: f64) -> DVec3 {
 /// Latitude and longitude of a direction, in radians (`lat` in ±π/2, `lon` in ±π).
 pub fn lat_lon_rad(dir: DVec3) -> (f64, f64) {
     let d = unit(dir);
-    (libm::asin(d.y.clamp(-1.0, 1.0)), libm::atan2(d.x, d.z))
+    (lat_rad(d), libm::atan2(d.x, d.z))
+}
+
+/// Latitude of `dir` in radians, [`lat_lon_rad`]'s first half.
+pub fn lat_rad(dir: DVec3) -> f64 {
+    libm::asin(unit(dir).y.clamp(-1.0, 1.0))
 }
 
 /// `dir` scaled to unit length; the zero or non-finite vector becomes north (+Y).
@@ -66,17 +71,27 @@ pub fn checked_unit(dir: DVec3) -> Option<DVec3> {
 /// # Panics
 /// Never; `i >= n` extrapolates past the south pole's last point and is meaningless.
 pub fn fibonacci(i: usize, n: usize) -> DVec3 {
-    let y = 1.0 - (2.0 * i as f64 + 1.0) / n as f64;
+    let y = fibonacci_y(i, n);
     let r = (1.0 - y * y).max(0.0).sqrt();
     // One argument reduction for both: the bits of `libm::sin` and `libm::cos` on 0..2π.
     let (sin, cos) = libm::sincos(fibonacci_angle(i));
     DVec3::new(r * sin, y, r * cos)
 }
 
-/// Longitude of the `i`th Fibonacci point, radians in 0..2π: `i` over the golden ratio,
-/// wrapped to one turn (fract keeps precision for millions of points).
+/// The height (`y`, -1..1) of point `i` of `n` on a Fibonacci sphere, as [`fibonacci`] has it.
+pub(crate) fn fibonacci_y(i: usize, n: usize) -> f64 {
+    1.0 - (2.0 * i as f64 + 1.0) / n as f64
+}
+
+/// How far round the `i`th Fibonacci point lies, in turns (0..1) from +Z towards +X: `i`
+/// over the golden ratio, wrapped to one turn (fract keeps precision for millions of points).
+pub(crate) fn fibonacci_turn(i: usize) -> f64 {
+    (i as f64 * 0.618_033_988_749_895).fract()
+}
+
+/// Longitude of the `i`th Fibonacci point, radians in 0..2π.
 fn fibonacci_angle(i: usize) -> f64 {
-    std::f64::consts::TAU * (i as f64 * 0.618_033_988_749_895).fract()
+    std::f64::consts::TAU * fibonacci_turn(i)
 }
 
 /// `n` independent uniform directions drawn from `seed` (the digest's sample).

@@ -43,7 +43,7 @@ pub struct WorldWater<'a> {
     world: &'a World,
 }
 
-impl WorldWater<'_> {
+impl<'a> WorldWater<'a> {
     /// `f` of this water at each of `points`, in parallel, nearby points together (the same
     /// bytes with any thread count and in any order): the batch form of every question here.
     pub fn each<T: Copy + Send + Sync>(
@@ -150,7 +150,7 @@ impl WorldWater<'_> {
     }
 
     /// The water read at any point of this world's surface, by the rule heightmaps share.
-    pub(crate) fn view(&self) -> WaterView<'_, PlanetSurface<'_>> {
+    pub(crate) fn view(&self) -> WaterView<'a, PlanetSurface<'a>> {
         let terrain = &self.world.terrain;
         WaterView {
             surface: terrain.surface(),
