@@ -5,7 +5,7 @@
 use crate::drainage::walk::{cheapest_costs, cheapest_walks};
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
-use crate::math::nearest::{NearestSources, Source};
+use crate::math::nearest::{NearestSources, Reads, Source};
 use rayon::prelude::*;
 
 /// The most lattice nodes whose distances are walked node by node. A finer lattice reads
@@ -40,10 +40,11 @@ pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: Vec<f64>) -> Vec<
 /// [`cheapest_from`]'s straight distances, read from about `cells` cells.
 fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize) -> Vec<f64> {
     let front: Vec<Source> = front(lattice, &start).into_iter().map(|(s, _)| s).collect();
-    let field = NearestSources::new(&front, cells, lattice.radius_m() * WALK_PER_STRAIGHT);
     let n = lattice.len();
+    // No cost is below 0: a free source is its own cheapest and is not read.
+    let reads = Reads { n, read: &|i| start[i] > 0.0, limit: f64::INFINITY };
+    let field = NearestSources::for_reads(&front, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
     start.par_iter_mut().zip(lattice.positions()).enumerate().for_each(|(i, (s, &p))| {
-        // No cost is below 0: a free source is its own cheapest.
         if *s > 0.0 {
             *s = field.at_fibonacci(i, n, p).map_or(*s, |(c, _)| c.min(*s));
         }
@@ -75,15 +76,16 @@ fn straight_sources(
     let front = front(lattice, &start);
     let nodes: Vec<u32> = front.iter().map(|&(_, i)| i as u32).collect();
     let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
-    let field = NearestSources::new(&sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT);
     let n = lattice.len();
+    // No cost is below 0 and no two nodes share a place: a free source is its own cheapest
+    // and is not read.
+    let reads = Reads { n, read: &|i| start[i] != 0.0, limit };
+    let field = NearestSources::for_reads(&sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
     let source = start
         .par_iter_mut()
         .zip(lattice.positions())
         .enumerate()
         .map(|(i, (s, &p))| {
-            // No cost is below 0 and no two nodes share a place: a free source is its own
-            // cheapest.
             if *s == 0.0 && limit >= 0.0 {
                 return i as u32;
             }

@@ -8,7 +8,8 @@ use crate::ground::lattice::FibonacciLattice;
 use crate::ground::surface::PlanetSurface;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
-use crate::life::distance::{cheapest_from, cheapest_sources_from, NO_SOURCE};
+use crate::life::distance::{cheapest_from, cheapest_sources_from, NO_SOURCE, WALKED_NODES};
+use crate::math::rings::Rings;
 use crate::math::sphere;
 use crate::water::levels::Body;
 use crate::water::view::WaterView;
@@ -16,6 +17,7 @@ use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What makes a good site. Lengths in metres, angles in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -105,7 +107,8 @@ pub struct Sites {
     pub hamlets: Vec<Site>,
     /// Why there is no village.
     pub why_not: Option<String>,
-    /// Nodes that passed every village rule.
+    /// Nodes that passed every village rule, among those a site may stand on: every node of
+    /// a lattice up to [`WALKED_NODES`], one in each of that many even cells on a finer one.
     pub candidates: usize,
     /// Middle of the mill's reach (unit direction) and that reach's index.
     pub mill: Option<(DVec3, usize)>,
@@ -146,11 +149,12 @@ impl Sites {
         // walked: the two whole-planet fields are never held at once.
         let (walk, source) = walks(lattice, &is_fresh, rules.walk_m);
         let within_walk = (0..n).into_par_iter().any(|i| is_land(i) && walk[i] <= rules.walk_m);
+        let site_nodes = SiteNodes::of(lattice);
         // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
         let near_water: Vec<(usize, f64, usize)> = (0..n)
             .into_par_iter()
             .filter(|&i| is_land(i) && slope[i] < 2.0 * rules.max_slope_deg && walk[i] <= rules.walk_m)
-            .filter(|&i| source[i] != NO_SOURCE)
+            .filter(|&i| source[i] != NO_SOURCE && site_nodes.holds(i))
             .map(|i| (i, walk[i], source[i] as usize))
             .collect();
         drop((walk, source));
@@ -220,6 +224,38 @@ impl Sites {
     }
 }
 
+/// The nodes a site may stand on: every node of a lattice up to [`WALKED_NODES`]; on a finer
+/// one the first node (the lowest number) in each of about that many even cells, so sites are
+/// sought about as far apart on any finer lattice (35 m on a 10 km planet, near a footprint's
+/// radius) and scored at a coarse lattice's cost.
+enum SiteNodes {
+    Every,
+    FirstInCell { rings: Rings, first: Vec<u32>, n: usize },
+}
+
+impl SiteNodes {
+    fn of(lattice: &FibonacciLattice) -> Self {
+        let n = lattice.len();
+        if n <= WALKED_NODES {
+            return SiteNodes::Every;
+        }
+        let rings = Rings::new(WALKED_NODES);
+        let first: Vec<AtomicU32> = (0..rings.len()).map(|_| AtomicU32::new(u32::MAX)).collect();
+        (0..n).into_par_iter().for_each(|i| {
+            first[rings.cell_of_fibonacci(i, n)].fetch_min(i as u32, Ordering::Relaxed);
+        });
+        SiteNodes::FirstInCell { rings, first: first.into_iter().map(AtomicU32::into_inner).collect(), n }
+    }
+
+    /// Whether a site may stand on node `i`.
+    fn holds(&self, i: usize) -> bool {
+        match self {
+            SiteNodes::Every => true,
+            SiteNodes::FirstInCell { rings, first, n } => first[rings.cell_of_fibonacci(i, *n)] as usize == i,
+        }
+    }
+}
+
 /// Points bucketed in cubes of one edge, so those near a point are found without reading
 /// the others.
 struct Points {
@@ -270,7 +306,8 @@ fn walks(
     target: &(dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
 ) -> (Vec<f64>, Vec<u32>) {
-    let start: Vec<f64> = (0..lattice.len()).map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
+    let start: Vec<f64> =
+        (0..lattice.len()).into_par_iter().map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
     cheapest_sources_from(lattice, start, limit_m)
 }
 
@@ -453,7 +490,8 @@ fn coast_walks(world: &World) -> Vec<f64> {
     let kind = &world.terrain.drainage.kind;
     let has_sea = kind.contains(&NodeKind::Sea);
     let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
-    let start: Vec<f64> = (0..kind.len()).map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
+    let start: Vec<f64> =
+        (0..kind.len()).into_par_iter().map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
     cheapest_from(&world.terrain.lattice, start)
 }
 

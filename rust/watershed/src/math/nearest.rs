@@ -8,6 +8,7 @@ use glam::DVec3;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A source: its unit direction and what it costs to start there (metres, finite, ≥ 0).
 pub(crate) type Source = (DVec3, f64);
@@ -32,15 +33,57 @@ const NONE: u32 = u32::MAX;
 /// Cells worked on together when candidates are gathered in parallel.
 const BLOCK: usize = 4096;
 
+/// Where a field over Fibonacci points will be read: which of the `n` points, and up to what
+/// cost.
+pub(crate) struct Reads<'r> {
+    /// How many points the Fibonacci sphere has.
+    pub n: usize,
+    /// Whether point `i` is read.
+    pub read: &'r (dyn Fn(usize) -> bool + Sync),
+    /// The dearest cost read, metres (infinite for every cost).
+    pub limit: f64,
+}
+
 impl<'a> NearestSources<'a> {
     /// The cheapest of `sources` for each of about `cells` even cells on a sphere of
-    /// `radius_m`.
+    /// `radius_m`, to be read anywhere.
     ///
     /// # Complexity
     /// O(sources + cells × log cells).
+    #[cfg(test)]
     pub(crate) fn new(sources: &'a [Source], cells: usize, radius_m: f64) -> Self {
+        Self::build(sources, Rings::new(cells), radius_m, None, f64::INFINITY)
+    }
+
+    /// [`NearestSources::new`] to be read only as `reads` says, by
+    /// [`NearestSources::at_fibonacci_within`] its limit: what those reads give is what they
+    /// would from the whole field, but for a point whose cheapest source lies beyond cells
+    /// holding no point that is read (a straight line to it leaves them), which may find a
+    /// dearer one (the cheapest source across a bay of unread sea, where the shore of its own
+    /// bank lies a cell or two away). Sources' cells and cells holding a read point take part;
+    /// the rest are never handed a source, and costs stop spreading where no read within the
+    /// limit can need them.
+    pub(crate) fn for_reads(sources: &'a [Source], cells: usize, radius_m: f64, reads: &Reads) -> Self {
         let rings = Rings::new(cells);
+        let wanted: Vec<AtomicBool> = (0..rings.len()).map(|_| AtomicBool::new(false)).collect();
+        (0..reads.n).into_par_iter().filter(|&i| (reads.read)(i)).for_each(|i| {
+            wanted[rings.cell_of_fibonacci(i, reads.n)].store(true, Ordering::Relaxed);
+        });
+        let wanted = wanted.into_iter().map(AtomicBool::into_inner).collect();
+        Self::build(sources, rings, radius_m, Some(wanted), reads.limit)
+    }
+
+    /// The field on the cells of `rings`, handing sources only to `wanted` cells (all without
+    /// it), for reads up to `limit` metres.
+    fn build(
+        sources: &'a [Source],
+        rings: Rings,
+        radius_m: f64,
+        wanted: Option<Vec<bool>>,
+        limit: f64,
+    ) -> Self {
         let len = rings.len();
+        let is_wanted = |c: usize| wanted.as_ref().is_none_or(|w| w[c]);
         let centres: Vec<DVec3> = (0..len).into_par_iter().map(|c| rings.centre(c)).collect();
         let around: Vec<[u32; 8]> = (0..len)
             .into_par_iter()
@@ -54,6 +97,20 @@ impl<'a> NearestSources<'a> {
             })
             .collect();
         let neighbours = |c: usize| around[c].into_iter().take_while(|&d| d != NONE).map(|d| d as usize);
+        // The widest gap between the centres of two cells around each other and the furthest
+        // a cell's point lies from its centre, metres.
+        let gap_m = (0..len)
+            .into_par_iter()
+            .map(|c| neighbours(c).map(|d| (centres[d] - centres[c]).length()).fold(0.0, f64::max))
+            .reduce(|| 0.0, f64::max)
+            * radius_m;
+        let reach: Vec<f64> = (0..rings.rings()).map(|r| rings.reach(r)).collect();
+        let reach_m = reach.iter().copied().fold(0.0, f64::max) * radius_m;
+        // A cell whose cost settles above `limit + gap + reach` gives no read within `limit`
+        // (no point of its cells or those around it lies nearer its source by more), and a
+        // cell's cost is set from a cell around it that costs at most a gap more: past
+        // `limit + 2 gaps + reach` no cost that matters is left to settle.
+        let settle_m = limit + (2.0 * gap_m + reach_m) * (1.0 + 1e-6);
         let mut cost = vec![f64::INFINITY; len];
         let mut label = vec![NONE; len];
         let price = |s: usize, at: DVec3| sources[s].1 + (sources[s].0 - at).length() * radius_m;
@@ -78,8 +135,11 @@ impl<'a> NearestSources<'a> {
             if bits != cost[c].to_bits() {
                 continue;
             }
+            if cost[c] > settle_m {
+                break;
+            }
             let s = label[c] as usize;
-            for d in neighbours(c) {
+            for d in neighbours(c).filter(|&d| is_wanted(d)) {
                 let v = price(s, centres[d]);
                 if v < cost[d] {
                     cost[d] = v;
@@ -104,13 +164,17 @@ impl<'a> NearestSources<'a> {
             by_cell[next[c] as usize] = s as u32;
             next[c] += 1;
         }
-        let reach: Vec<f64> = (0..rings.rings()).map(|r| rings.reach(r)).collect();
         let blocks: Vec<(Vec<u32>, Vec<u32>, Vec<f64>)> = (0..len.div_ceil(BLOCK))
             .into_par_iter()
             .map(|b| {
                 let (mut ends, mut candidates, mut floor) = (Vec::new(), Vec::new(), Vec::new());
                 for c in b * BLOCK..((b + 1) * BLOCK).min(len) {
                     let from = candidates.len();
+                    if !is_wanted(c) {
+                        ends.push(from as u32);
+                        floor.push(f64::INFINITY);
+                        continue;
+                    }
                     for d in std::iter::once(c).chain(neighbours(c)) {
                         let own = &by_cell[in_cell[d] as usize..in_cell[d + 1] as usize];
                         for s in std::iter::once(label[d]).chain(own.iter().copied()) {
@@ -251,5 +315,60 @@ mod tests {
             }
         }
         assert!(cut > n, "limits cut some costs: {cut}");
+        let every = |_: usize| true;
+        for limit in [20.0, 60.0, 150.0] {
+            let limited =
+                NearestSources::for_reads(&sources, 20_000, radius_m, &Reads { n, read: &every, limit });
+            for i in 0..n {
+                let p = sphere::fibonacci(i, n);
+                assert_eq!(
+                    limited.at_fibonacci_within(i, n, p, limit),
+                    field.at_fibonacci_within(i, n, p, limit),
+                    "point {i} within {limit} m of a field built for it"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_read_only_on_land_finds_the_cheapest_source_there() {
+        // A sea over the north whose shore points are free sources, springs on the land.
+        let (n, radius_m, cells) = (40_000, 1000.0, 10_000);
+        let sea =
+            |i: usize| sphere::fibonacci(i, n).y > 0.4 + 0.2 * libm::sin(7.0 * sphere::fibonacci(i, n).x);
+        let mut rng = SplitMix64::new(FUZZ_SEED, 7);
+        let sources: Vec<Source> = (0..n)
+            .filter_map(|i| match (sea(i), rng.next_f64()) {
+                (true, _) if sphere::fibonacci(i, n).y < 0.7 => Some((sphere::fibonacci(i, n), 0.0)),
+                (false, r) if r < 0.002 => Some((sphere::fibonacci(i, n), rng.range(0.0, 300.0))),
+                _ => None,
+            })
+            .collect();
+        let land = |i: usize| !sea(i);
+        let field = NearestSources::for_reads(
+            &sources,
+            cells,
+            radius_m,
+            &Reads { n, read: &land, limit: f64::INFINITY },
+        );
+        let whole = NearestSources::new(&sources, cells, radius_m);
+        let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * radius_m;
+        let (mut read, mut exact, mut worst, mut same) = (0, 0, 0.0f64, 0);
+        for i in (0..n).filter(|&i| land(i)).step_by(5) {
+            let p = sphere::fibonacci(i, n);
+            let want = sources
+                .iter()
+                .map(|&(q, start)| start + (q - p).length() * radius_m)
+                .fold(f64::INFINITY, f64::min);
+            let Some((got, _)) = field.at_fibonacci(i, n, p) else { panic!("point {i} finds no source") };
+            assert!(got >= want, "never below the cheapest");
+            read += 1;
+            same += usize::from(whole.at(p).is_some_and(|(c, _)| c == got));
+            exact += usize::from(got == want);
+            worst = worst.max(got - want);
+        }
+        assert!(worst <= 2.0 * cell_m, "{worst} m over, cells of {cell_m} m");
+        assert!(same * 100 >= 99 * read, "{same} of {read} as the whole field's");
+        assert!(exact * 100 >= 80 * read, "{exact} of {read} exact");
     }
 }
