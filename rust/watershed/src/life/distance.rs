@@ -53,17 +53,30 @@ fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize)
 }
 
 /// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's
-/// cheapest comes from ([`NO_SOURCE`] beyond `limit`); ties go to the lower source.
+/// cheapest comes from ([`NO_SOURCE`] beyond `limit`; ties go to the lower source), at the
+/// nodes where `read` holds: infinite and [`NO_SOURCE`] at the rest.
 pub(crate) fn cheapest_sources_from(
     lattice: &FibonacciLattice,
     start: Vec<f64>,
     limit: f64,
+    read: &(dyn Fn(usize) -> bool + Sync),
 ) -> (Vec<f64>, Vec<u32>) {
     if lattice.len() <= WALKED_NODES {
-        let (cost, source) = cheapest_walks(lattice, &start, limit);
-        return (cost, source.into_iter().map(|s| s.map_or(NO_SOURCE, |s| s as u32)).collect());
+        let (mut cost, source) = cheapest_walks(lattice, &start, limit);
+        let source = (source.into_par_iter(), cost.par_iter_mut())
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, (s, c))| match s {
+                Some(s) if read(i) => s as u32,
+                _ => {
+                    *c = f64::INFINITY;
+                    NO_SOURCE
+                }
+            })
+            .collect();
+        return (cost, source);
     }
-    straight_sources(lattice, start, limit, WALKED_NODES)
+    straight_sources(lattice, start, limit, read, WALKED_NODES)
 }
 
 /// [`cheapest_sources_from`]'s straight distances, read from about `cells` cells.
@@ -71,6 +84,7 @@ fn straight_sources(
     lattice: &FibonacciLattice,
     mut start: Vec<f64>,
     limit: f64,
+    read: &(dyn Fn(usize) -> bool + Sync),
     cells: usize,
 ) -> (Vec<f64>, Vec<u32>) {
     let front = front(lattice, &start);
@@ -79,13 +93,17 @@ fn straight_sources(
     let n = lattice.len();
     // No cost is below 0 and no two nodes share a place: a free source is its own cheapest
     // and is not read.
-    let reads = Reads { n, read: &|i| start[i] != 0.0, limit };
+    let reads = Reads { n, read: &|i| start[i] != 0.0 && read(i), limit };
     let field = NearestSources::for_reads(&sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
     let source = start
         .par_iter_mut()
         .zip(lattice.positions())
         .enumerate()
         .map(|(i, (s, &p))| {
+            if !read(i) {
+                *s = f64::INFINITY;
+                return NO_SOURCE;
+            }
             if *s == 0.0 && limit >= 0.0 {
                 return i as u32;
             }
@@ -131,14 +149,24 @@ mod tests {
             })
             .collect();
         assert_eq!(cheapest_from(&lattice, start.clone()), cheapest_costs(&lattice, &start, f64::INFINITY));
+        // Every fourth node is not read.
+        let read = |i: usize| i % 4 != 1;
         let (walked, from) = cheapest_walks(&lattice, &start, 80.0);
-        let from: Vec<u32> = from.into_iter().map(|s| s.map_or(NO_SOURCE, |s| s as u32)).collect();
-        assert_eq!(cheapest_sources_from(&lattice, start.clone(), 80.0), (walked, from));
+        let (walked, from): (Vec<f64>, Vec<u32>) = walked
+            .into_iter()
+            .zip(from)
+            .enumerate()
+            .map(|(i, (c, s))| match s {
+                Some(s) if read(i) => (c, s as u32),
+                _ => (f64::INFINITY, NO_SOURCE),
+            })
+            .unzip();
+        assert_eq!(cheapest_sources_from(&lattice, start.clone(), 80.0, &read), (walked, from));
 
         let cells = 5_000;
         let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * 1000.0 * WALK_PER_STRAIGHT;
         let costs = straight_costs(&lattice, start.clone(), cells);
-        let (near, from) = straight_sources(&lattice, start.clone(), 80.0, cells);
+        let (near, from) = straight_sources(&lattice, start.clone(), 80.0, &read, cells);
         let walked = cheapest_costs(&lattice, &start, f64::INFINITY);
         for i in (0..lattice.len()).step_by(3) {
             let p = lattice.positions()[i];
@@ -152,7 +180,7 @@ mod tests {
                 costs[i]
             );
             assert!(costs[i] <= 1.2 * walked[i] + cell_m, "node {i}: near the walk");
-            if costs[i] <= 80.0 {
+            if costs[i] <= 80.0 && read(i) {
                 assert_ne!(from[i], NO_SOURCE, "node {i} has a source");
                 let k = from[i] as usize;
                 let via = start[k] + (lattice.positions()[k] - p).length() * (1000.0 * WALK_PER_STRAIGHT);

@@ -147,7 +147,7 @@ impl Sites {
         // Only walks up to `walk_m` are read: a site needs one, and so does `why_no_village`.
         // The land they reach is kept, with its walk and its water, before the coast is
         // walked: the two whole-planet fields are never held at once.
-        let (walk, source) = walks(lattice, &is_fresh, rules.walk_m);
+        let (walk, source) = walks(lattice, &is_fresh, &is_land, rules.walk_m);
         let within_walk = (0..n).into_par_iter().any(|i| is_land(i) && walk[i] <= rules.walk_m);
         let site_nodes = SiteNodes::of(lattice);
         // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
@@ -298,17 +298,18 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
     (a - b).length() * radius_m
 }
 
-/// Walking distance (metres, along the lattice's edges; [`cheapest_sources_from`]) from every
-/// node to the nearest node where `target` holds, and which node that is; infinite and
-/// [`NO_SOURCE`] where none is reached within `limit_m`.
+/// Walking distance (metres, along the lattice's edges; [`cheapest_sources_from`]) from each
+/// node where `read` holds to the nearest node where `target` holds, and which node that is;
+/// infinite and [`NO_SOURCE`] where none is reached within `limit_m`, and at every other node.
 fn walks(
     lattice: &FibonacciLattice,
     target: &(dyn Fn(usize) -> bool + Sync),
+    read: &(dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
 ) -> (Vec<f64>, Vec<u32>) {
     let start: Vec<f64> =
         (0..lattice.len()).into_par_iter().map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_sources_from(lattice, start, limit_m)
+    cheapest_sources_from(lattice, start, limit_m, read)
 }
 
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's

@@ -19,7 +19,8 @@ pub(crate) struct NearestSources<'a> {
     rings: Rings,
     /// Cell `c`'s candidates are `candidates[offsets[c]..offsets[c + 1]]`: the sources
     /// (indices into `sources`) in it and the cells around it, and the cheapest at each of
-    /// their centres, each once, ascending.
+    /// their centres, each once, ascending; less those too dear to be the cheapest anywhere
+    /// in cell `c`.
     offsets: Vec<u32>,
     candidates: Vec<u32>,
     /// The least any point of each cell can cost from its candidates, metres.
@@ -84,11 +85,16 @@ impl<'a> NearestSources<'a> {
     ) -> Self {
         let len = rings.len();
         let is_wanted = |c: usize| wanted.as_ref().is_none_or(|w| w[c]);
-        let centres: Vec<DVec3> = (0..len).into_par_iter().map(|c| rings.centre(c)).collect();
-        let around: Vec<[u32; 8]> = (0..len)
-            .into_par_iter()
-            .map_init(Vec::new, |out, c| {
-                rings.around(c, out);
+        // Cells ring by ring, in their order.
+        let cells = || {
+            (0..rings.rings())
+                .into_par_iter()
+                .flat_map_iter(|r| (rings.first(r)..rings.first(r) + rings.count(r)).map(move |c| (r, c)))
+        };
+        let centres: Vec<DVec3> = cells().map(|(r, c)| rings.centre_in(r, c)).collect();
+        let around: Vec<[u32; 8]> = cells()
+            .map_init(Vec::new, |out, (r, c)| {
+                rings.around_in(r, c, out);
                 let mut row = [NONE; 8];
                 for (slot, &d) in row.iter_mut().zip(out.iter()) {
                     *slot = d as u32;
@@ -183,14 +189,25 @@ impl<'a> NearestSources<'a> {
                             }
                         }
                     }
-                    candidates[from..].sort_unstable();
-                    ends.push(candidates.len() as u32);
-                    // No point of the cell lies further than its ring's reach from the centre.
+                    // No point of the cell lies further than its ring's reach from the centre,
+                    // so a candidate dearer there than the cheapest by over two reaches is
+                    // dearer at every point of the cell.
+                    let reach_m = reach[rings.ring_of(c)] * radius_m * (1.0 + 1e-6);
                     let cheapest = candidates[from..]
                         .iter()
                         .map(|&s| price(s as usize, centres[c]))
                         .fold(f64::INFINITY, f64::min);
-                    floor.push(cheapest - reach[rings.ring_of(c)] * radius_m * (1.0 + 1e-6));
+                    let mut kept = from;
+                    for k in from..candidates.len() {
+                        if price(candidates[k] as usize, centres[c]) <= cheapest + 2.0 * reach_m {
+                            candidates[kept] = candidates[k];
+                            kept += 1;
+                        }
+                    }
+                    candidates.truncate(kept);
+                    candidates[from..].sort_unstable();
+                    ends.push(candidates.len() as u32);
+                    floor.push(cheapest - reach_m);
                 }
                 (ends, candidates, floor)
             })

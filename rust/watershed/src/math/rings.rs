@@ -17,6 +17,8 @@ pub(crate) struct Rings {
     /// For each of [`SLOTS_PER_RING`] × rings even slices of `y` across -1..1, the ring
     /// holding the slice's bottom: where a search for a height's ring starts.
     slot_ring: Vec<u32>,
+    /// The sine and cosine of each ring's middle latitude.
+    middle_sin_cos: Vec<(f64, f64)>,
 }
 
 /// Slices of height per ring in [`Rings`]' table: a ring is found from a height in a step or
@@ -52,7 +54,9 @@ impl Rings {
             }
             slot_ring.push(r as u32);
         }
-        Rings { starts, edges_y, slot_ring }
+        let middle_sin_cos =
+            (0..n).map(|r| (libm::sin(Self::ring_lat(r, n)), libm::cos(Self::ring_lat(r, n)))).collect();
+        Rings { starts, edges_y, slot_ring, middle_sin_cos }
     }
 
     /// How many cells.
@@ -143,17 +147,23 @@ impl Rings {
 
     /// The unit direction at the middle of cell `c`.
     pub(crate) fn centre(&self, c: usize) -> DVec3 {
-        let r = self.ring_of(c);
-        let m = self.count(r);
-        let lon = -PI + ((c - self.starts[r]) as f64 + 0.5) * TAU / m as f64;
-        sphere::direction_rad(Self::ring_lat(r, self.rings()), lon)
+        self.centre_in(self.ring_of(c), c)
     }
 
-    /// The cells around `c` into `out` (cleared first): its two neighbours in its ring and,
-    /// in each ring beside it, the cell under its middle and that cell's two neighbours.
-    pub(crate) fn around(&self, c: usize, out: &mut Vec<usize>) {
+    /// [`Rings::centre`] of cell `c` of ring `r`.
+    pub(crate) fn centre_in(&self, r: usize, c: usize) -> DVec3 {
+        let m = self.count(r);
+        let lon = -PI + ((c - self.starts[r]) as f64 + 0.5) * TAU / m as f64;
+        // `sphere::direction_rad` with the ring's latitude worked out once.
+        let (sin_lat, cos_lat) = self.middle_sin_cos[r];
+        DVec3::new(cos_lat * libm::sin(lon), sin_lat, cos_lat * libm::cos(lon))
+    }
+
+    /// The cells around cell `c` of ring `r` into `out` (cleared first): its two neighbours
+    /// in its ring and, in each ring beside it, the cell under its middle and that cell's two
+    /// neighbours.
+    pub(crate) fn around_in(&self, r: usize, c: usize, out: &mut Vec<usize>) {
         out.clear();
-        let r = self.ring_of(c);
         let m = self.count(r);
         let k = c - self.starts[r];
         let lon = -PI + (k as f64 + 0.5) * TAU / m as f64;
@@ -190,7 +200,11 @@ mod tests {
             let mut around = Vec::new();
             for c in (0..rings.len()).step_by(7) {
                 assert_eq!(rings.cell_of(rings.centre(c)), c, "a cell holds its own middle");
-                rings.around(c, &mut around);
+                let (r, k) = (rings.ring_of(c), c - rings.first(rings.ring_of(c)));
+                let lat = -FRAC_PI_2 + (r as f64 + 0.5) * PI / rings.rings() as f64;
+                let lon = -PI + (k as f64 + 0.5) * TAU / rings.count(r) as f64;
+                assert_eq!(rings.centre(c), sphere::direction_rad(lat, lon), "cell {c}'s middle");
+                rings.around_in(rings.ring_of(c), c, &mut around);
                 assert!((2..=8).contains(&around.len()) && !around.contains(&c), "{c}: {around:?}");
                 for &d in &around {
                     let gap = (rings.centre(d) - rings.centre(c)).length();

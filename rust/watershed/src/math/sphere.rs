@@ -86,7 +86,9 @@ pub(crate) fn fibonacci_y(i: usize, n: usize) -> f64 {
 /// How far round the `i`th Fibonacci point lies, in turns (0..1) from +Z towards +X: `i`
 /// over the golden ratio, wrapped to one turn (fract keeps precision for millions of points).
 pub(crate) fn fibonacci_turn(i: usize) -> f64 {
-    (i as f64 * 0.618_033_988_749_895).fract()
+    let turns = i as f64 * 0.618_033_988_749_895;
+    // `fract` by a cast, which truncates as it does (exact below 2⁵³) without a libm call.
+    turns - turns as u64 as f64
 }
 
 /// Longitude of the `i`th Fibonacci point, radians in 0..2π.
