@@ -372,44 +372,55 @@ pub(super) fn reaches<S: Surface>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::carve::terrain::Terrain;
     use crate::carve::{Carve, CarveParams};
+    use crate::ground::surface::PlanetSurface;
     use crate::testkit::{self, QUICK_WORLD};
 
     /// Beside every bed point the water's bank is the straight line between the readings
     /// where two neighbouring readings agree within `BANK_REFINE_M`, and the ground read
     /// right beside the bed point where they do not (the oracle reads it from scratch).
-    #[test]
-    fn the_bank_beside_a_bed_point_is_read_where_readings_disagree() {
+    /// The quick world's carve layout, handed to `test` with the world's terrain.
+    fn on_quick_layout(test: impl FnOnce(&Terrain, &Layout<'_, PlanetSurface<'_>>)) {
         let world = testkit::built(QUICK_WORLD);
         let surface = world.terrain.surface();
         let (heights, drainage) = (&world.terrain.heights, &world.terrain.drainage);
         let params = CarveParams::for_world(&world.terrain.settings);
         let layout =
             Layout::new(&surface, heights, drainage, Sizing::of(drainage, params.channel_depth_m, None));
-        let (read, beside) = low_banks(&layout);
-        let mut refined = 0;
-        for (k, &i) in layout.rivers().iter().enumerate() {
-            let (count, last) = (read[k].len() - 1, beside[k].len() - 1);
-            assert_eq!(last, layout.pieces(i), "reach {k}: one bank beside every bed point");
-            let (a, b) = (layout.position(i), layout.position(layout.receiver(i)));
-            let side = surface.metre_across(a, b);
-            let edge = layout.sizing.half_width(drainage.catchment_m2[i]) + BANK_MARGIN_M;
-            for (p, &low) in beside[k].iter().enumerate() {
-                let t = p as f64 / last as f64;
-                let span = ((t * count as f64).floor() as usize).min(count - 1);
-                let fall = (layout.heights[i] - layout.heights[layout.receiver(i)]).abs() / count as f64;
-                let expected = match (read[k][span] - read[k][span + 1]).abs() > BANK_REFINE_M + fall {
-                    true => {
-                        refined += 1;
-                        let at = |x: f64| surface.natural_at(surface.onto(a + (b - a) * t + side * x));
-                        at(edge).min(at(-edge))
-                    }
-                    false => profile_at(&read[k], t),
-                };
-                assert!((low - expected).abs() < 1e-9, "reach {k} point {p}: {low} m, read {expected} m");
+        test(&world.terrain, &layout);
+    }
+
+    #[test]
+    fn the_bank_beside_a_bed_point_is_read_where_readings_disagree() {
+        on_quick_layout(|terrain, layout| {
+            let surface = terrain.surface();
+            let drainage = &terrain.drainage;
+            let (read, beside) = low_banks(layout);
+            let mut refined = 0;
+            for (k, &i) in layout.rivers().iter().enumerate() {
+                let (count, last) = (read[k].len() - 1, beside[k].len() - 1);
+                assert_eq!(last, layout.pieces(i), "reach {k}: one bank beside every bed point");
+                let (a, b) = (layout.position(i), layout.position(layout.receiver(i)));
+                let side = surface.metre_across(a, b);
+                let edge = layout.sizing.half_width(drainage.catchment_m2[i]) + BANK_MARGIN_M;
+                for (p, &low) in beside[k].iter().enumerate() {
+                    let t = p as f64 / last as f64;
+                    let span = ((t * count as f64).floor() as usize).min(count - 1);
+                    let fall = (layout.heights[i] - layout.heights[layout.receiver(i)]).abs() / count as f64;
+                    let expected = match (read[k][span] - read[k][span + 1]).abs() > BANK_REFINE_M + fall {
+                        true => {
+                            refined += 1;
+                            let at = |x: f64| surface.natural_at(surface.onto(a + (b - a) * t + side * x));
+                            at(edge).min(at(-edge))
+                        }
+                        false => profile_at(&read[k], t),
+                    };
+                    assert!((low - expected).abs() < 1e-9, "reach {k} point {p}: {low} m, read {expected} m");
+                }
             }
-        }
-        assert!(refined > 0, "the quick world has banks steep enough to be read at every bed point");
+            assert!(refined > 0, "the quick world has banks steep enough to be read at every bed point");
+        });
     }
 
     /// Each pass alone on the quick world: the beds cut upstream first never rise and lie a
@@ -418,40 +429,39 @@ mod tests {
     /// and the passes in order give the world's own reaches.
     #[test]
     fn each_pass_does_its_one_thing() {
-        let world = testkit::built(QUICK_WORLD);
-        let surface = world.terrain.surface();
-        let (heights, drainage) = (&world.terrain.heights, &world.terrain.drainage);
-        let params = CarveParams::for_world(&world.terrain.settings);
-        let layout =
-            Layout::new(&surface, heights, drainage, Sizing::of(drainage, params.channel_depth_m, None));
-        let natural = natural_under_beds(&layout);
-        let (low, beside_beds) = low_banks(&layout);
-        assert_eq!((natural.len(), low.len()), (layout.reach_count, layout.reach_count));
-        let (mut beds, mut node_bed) = cut_beds(&layout, &natural, &low);
-        for (k, &i) in layout.rivers().iter().enumerate() {
-            let b = &beds[k];
-            assert!(b.windows(2).all(|w| w[1] <= w[0]), "reach {k} rises");
-            let depth = layout.sizing.depth(drainage.catchment_m2[i]);
-            assert!(b[0] <= natural[k][0] - depth + 1e-9, "reach {k} starts a channel's depth down");
-        }
-        let cut = beds.clone();
-        let spilling = cut_sills(&layout, &natural, &low, &mut beds);
-        for k in 0..layout.reach_count {
-            if spilling[k].is_none() {
-                assert_eq!(beds[k], cut[k], "a sill only where a lake spills");
+        on_quick_layout(|terrain, layout| {
+            let surface = terrain.surface();
+            let (heights, drainage) = (&terrain.heights, &terrain.drainage);
+            let params = CarveParams::for_world(&terrain.settings);
+            let natural = natural_under_beds(layout);
+            let (low, beside_beds) = low_banks(layout);
+            assert_eq!((natural.len(), low.len()), (layout.reach_count, layout.reach_count));
+            let (mut beds, mut node_bed) = cut_beds(layout, &natural, &low);
+            for (k, &i) in layout.rivers().iter().enumerate() {
+                let b = &beds[k];
+                assert!(b.windows(2).all(|w| w[1] <= w[0]), "reach {k} rises");
+                let depth = layout.sizing.depth(drainage.catchment_m2[i]);
+                assert!(b[0] <= natural[k][0] - depth + 1e-9, "reach {k} starts a channel's depth down");
             }
-            assert!(beds[k].iter().zip(&cut[k]).all(|(s, c)| s >= c), "a sill raises the cut bed to it");
-        }
-        let sills = beds.clone();
-        settle_joins(&layout, &mut beds, &mut node_bed);
-        for (k, &i) in layout.rivers().iter().enumerate() {
-            let step = layout.length(i) / (beds[k].len() - 1) as f64;
-            assert!(beds[k].iter().zip(&sills[k]).all(|(a, b)| a <= b), "settling only lowers");
-            assert!(beds[k].windows(2).all(|w| w[0] - w[1] <= MAX_FACE_SLOPE * step + 1e-9), "reach {k}");
-        }
-        let reaches = reaches(&layout, beds, natural, beside_beds, spilling);
-        let built = Carve::build(&params, &surface, heights, drainage);
-        assert_eq!(reaches, built.reaches);
-        assert_eq!(reaches, world.terrain.carve.reaches);
+            let cut = beds.clone();
+            let spilling = cut_sills(layout, &natural, &low, &mut beds);
+            for k in 0..layout.reach_count {
+                if spilling[k].is_none() {
+                    assert_eq!(beds[k], cut[k], "a sill only where a lake spills");
+                }
+                assert!(beds[k].iter().zip(&cut[k]).all(|(s, c)| s >= c), "a sill raises the cut bed to it");
+            }
+            let sills = beds.clone();
+            settle_joins(layout, &mut beds, &mut node_bed);
+            for (k, &i) in layout.rivers().iter().enumerate() {
+                let step = layout.length(i) / (beds[k].len() - 1) as f64;
+                assert!(beds[k].iter().zip(&sills[k]).all(|(a, b)| a <= b), "settling only lowers");
+                assert!(beds[k].windows(2).all(|w| w[0] - w[1] <= MAX_FACE_SLOPE * step + 1e-9), "reach {k}");
+            }
+            let reaches = reaches(layout, beds, natural, beside_beds, spilling);
+            let built = Carve::build(&params, &surface, heights, drainage);
+            assert_eq!(reaches, built.reaches);
+            assert_eq!(reaches, terrain.carve.reaches);
+        });
     }
 }

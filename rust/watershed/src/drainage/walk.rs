@@ -30,6 +30,12 @@ pub(crate) fn cheapest_walks<T: Topology>(
     (cost, source)
 }
 
+/// Whether node `i` is a source (a finite `start`) some other node may be cheapest from:
+/// one with a dearer neighbour, since a walk on adds a non-negative distance.
+pub(crate) fn on_front<T: Topology>(topo: &T, start: &[f64], i: usize) -> bool {
+    start[i].is_finite() && topo.neighbors(i).any(|j| start[j] > start[i])
+}
+
 /// [`cheapest_walks`]' costs alone, without the sources (a write saved at every step).
 pub(crate) fn cheapest_costs<T: Topology>(topo: &T, start: &[f64], limit: f64) -> Vec<f64> {
     walk(topo, start, limit, |_, _| {})
@@ -51,8 +57,7 @@ fn walk<T: Topology>(
     // nothing, and leaving it out changes no cost and no tie. Costs only grow as the walk
     // goes on, so a radix heap orders them (the lower cost first, then the lower index).
     let mut queue = RadixHeap::new();
-    for i in (0..cost.len()).filter(|&i| cost[i].is_finite() && topo.neighbors(i).any(|j| cost[j] > cost[i]))
-    {
+    for i in (0..cost.len()).filter(|&i| on_front(topo, &cost, i)) {
         queue.push(cost[i].to_bits(), i as u32);
     }
     while let Some(i) = queue.pop() {

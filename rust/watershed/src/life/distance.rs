@@ -2,7 +2,7 @@
 //! life reads them: walked along the lattice's edges on lattices up to [`WALKED_NODES`],
 //! straight distances read from a cover of that many cells on finer ones.
 
-use crate::drainage::walk::{cheapest_costs, cheapest_walks};
+use crate::drainage::walk::{cheapest_costs, cheapest_walks, on_front};
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
 use crate::math::nearest::{NearestSources, Reads, Source};
@@ -125,7 +125,7 @@ fn straight_sources(
 fn front(lattice: &FibonacciLattice, start: &[f64]) -> Vec<(Source, usize)> {
     (0..lattice.len())
         .into_par_iter()
-        .filter(|&i| start[i].is_finite() && lattice.neighbors(i).any(|j| start[j] > start[i]))
+        .filter(|&i| on_front(lattice, start, i))
         .map(|i| ((lattice.positions()[i], start[i]), i))
         .collect()
 }

@@ -278,14 +278,20 @@ mod tests {
     use crate::math::sphere::{self, random_directions};
     use crate::testkit::FUZZ_SEED;
 
+    /// `count` sources scattered over the sphere, half of them free and half costing up to
+    /// `dearest` metres, drawn from stream `stream`.
+    fn scattered(stream: u64, count: usize, dearest: f64) -> Vec<Source> {
+        let mut rng = SplitMix64::new(FUZZ_SEED, stream);
+        random_directions(FUZZ_SEED ^ stream, count)
+            .into_iter()
+            .map(|p| (p, if rng.next_f64() < 0.5 { 0.0 } else { rng.range(0.0, dearest) }))
+            .collect()
+    }
+
     #[test]
     fn the_cheapest_source_is_found_within_a_cell_of_the_truth() {
-        let mut rng = SplitMix64::new(FUZZ_SEED, 5);
         let radius_m = 1000.0;
-        let sources: Vec<Source> = random_directions(FUZZ_SEED ^ 1, 3_000)
-            .into_iter()
-            .map(|p| (p, if rng.next_f64() < 0.5 { 0.0 } else { rng.range(0.0, 200.0) }))
-            .collect();
+        let sources = scattered(5, 3_000, 200.0);
         let cells = 40_000;
         let field = NearestSources::new(&sources, cells, radius_m);
         let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * radius_m;
@@ -312,12 +318,8 @@ mod tests {
 
     #[test]
     fn a_lattice_point_reads_what_its_position_reads_and_a_limit_only_cuts_dearer_costs() {
-        let mut rng = SplitMix64::new(FUZZ_SEED, 6);
         let radius_m = 1000.0;
-        let sources: Vec<Source> = random_directions(FUZZ_SEED ^ 3, 500)
-            .into_iter()
-            .map(|p| (p, if rng.next_f64() < 0.5 { 0.0 } else { rng.range(0.0, 100.0) }))
-            .collect();
+        let sources = scattered(6, 500, 100.0);
         let field = NearestSources::new(&sources, 20_000, radius_m);
         let n = 50_000;
         let mut cut = 0;
