@@ -43,7 +43,7 @@ fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize)
     let n = lattice.len();
     // No cost is below 0: a free source is its own cheapest and is not read.
     let reads = Reads { n, read: &|i| start[i] > 0.0, limit: f64::INFINITY };
-    let field = NearestSources::for_reads(&front, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
+    let field = NearestSources::for_reads(front, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
     start.par_iter_mut().zip(lattice.positions()).enumerate().for_each(|(i, (s, &p))| {
         if *s > 0.0 {
             *s = field.at_fibonacci(i, n, p).map_or(*s, |(c, _)| c.min(*s));
@@ -53,71 +53,103 @@ fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize)
 }
 
 /// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's
-/// cheapest comes from ([`NO_SOURCE`] beyond `limit`; ties go to the lower source), at the
-/// nodes where `read` holds: infinite and [`NO_SOURCE`] at the rest.
-pub(crate) fn cheapest_sources_from(
-    lattice: &FibonacciLattice,
+/// cheapest comes from ([`NO_SOURCE`] beyond `limit`; ties go to the lower source), to be
+/// read at the nodes where `read` holds ([`Cheapest::at`]; infinite and [`NO_SOURCE`] at the
+/// rest): walked ahead on lattices up to [`WALKED_NODES`], read from cells as they are asked
+/// for on finer ones.
+pub(crate) fn cheapest_sources_from<'r>(
+    lattice: &'r FibonacciLattice,
     start: Vec<f64>,
     limit: f64,
-    read: &(dyn Fn(usize) -> bool + Sync),
-) -> (Vec<f64>, Vec<u32>) {
+    read: &'r (dyn Fn(usize) -> bool + Sync),
+) -> Cheapest<'r> {
     if lattice.len() <= WALKED_NODES {
-        let (mut cost, source) = cheapest_walks(lattice, &start, limit);
-        let source = (source.into_par_iter(), cost.par_iter_mut())
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, (s, c))| match s {
-                Some(s) if read(i) => s as u32,
-                _ => {
-                    *c = f64::INFINITY;
-                    NO_SOURCE
-                }
-            })
-            .collect();
-        return (cost, source);
+        let (cost, source) = cheapest_walks(lattice, &start, limit);
+        let source = source.into_par_iter().map(|s| s.map_or(NO_SOURCE, |s| s as u32)).collect();
+        return Cheapest { read, ahead: Ahead::Walked { cost, source } };
     }
-    straight_sources(lattice, start, limit, read, WALKED_NODES)
+    Cheapest {
+        read,
+        ahead: Ahead::Cells(Box::new(StraightField::new(lattice, start, limit, read, WALKED_NODES))),
+    }
 }
 
-/// [`cheapest_sources_from`]'s straight distances, read from about `cells` cells.
-fn straight_sources(
-    lattice: &FibonacciLattice,
-    mut start: Vec<f64>,
+/// The cheapest costs from sources, and the source of each, node by node
+/// ([`cheapest_sources_from`]).
+pub(crate) struct Cheapest<'r> {
+    read: &'r (dyn Fn(usize) -> bool + Sync),
+    ahead: Ahead<'r>,
+}
+
+/// What [`Cheapest`] worked out ahead.
+enum Ahead<'r> {
+    /// Every node's cost (metres) and source, walked.
+    Walked { cost: Vec<f64>, source: Vec<u32> },
+    /// The cells to read them from.
+    Cells(Box<StraightField<'r>>),
+}
+
+impl Cheapest<'_> {
+    /// Node `i`'s cheapest cost (metres) and the source it comes from; infinite and
+    /// [`NO_SOURCE`] where there is none within the limit or `i` is not read.
+    pub(crate) fn at(&self, i: usize) -> (f64, u32) {
+        if !(self.read)(i) {
+            return (f64::INFINITY, NO_SOURCE);
+        }
+        match &self.ahead {
+            Ahead::Walked { cost, source } => (cost[i], source[i]),
+            Ahead::Cells(field) => field.at(i),
+        }
+    }
+}
+
+/// [`cheapest_sources_from`]'s straight distances on a lattice, on about `cells` cells.
+struct StraightField<'r> {
+    lattice: &'r FibonacciLattice,
+    start: Vec<f64>,
     limit: f64,
-    read: &(dyn Fn(usize) -> bool + Sync),
-    cells: usize,
-) -> (Vec<f64>, Vec<u32>) {
-    let front = front(lattice, &start);
-    let nodes: Vec<u32> = front.iter().map(|&(_, i)| i as u32).collect();
-    let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
-    let n = lattice.len();
-    // No cost is below 0 and no two nodes share a place: a free source is its own cheapest
-    // and is not read.
-    let reads = Reads { n, read: &|i| start[i] != 0.0 && read(i), limit };
-    let field = NearestSources::for_reads(&sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
-    let source = start
-        .par_iter_mut()
-        .zip(lattice.positions())
-        .enumerate()
-        .map(|(i, (s, &p))| {
-            if !read(i) {
-                *s = f64::INFINITY;
-                return NO_SOURCE;
-            }
-            if *s == 0.0 && limit >= 0.0 {
-                return i as u32;
-            }
-            let (c, k) = match field.at_fibonacci_within(i, n, p, limit).map(|(c, k)| (c, nodes[k])) {
-                Some((c, k)) if c < *s || (c == *s && (k as usize) < i) => (c, k),
-                _ if s.is_finite() => (*s, i as u32),
-                _ => (f64::INFINITY, NO_SOURCE),
-            };
-            let (c, k) = if c <= limit { (c, k) } else { (f64::INFINITY, NO_SOURCE) };
-            *s = c;
-            k
-        })
-        .collect();
-    (start, source)
+    field: NearestSources,
+    /// The node of each of the field's sources.
+    nodes: Vec<u32>,
+}
+
+impl<'r> StraightField<'r> {
+    fn new(
+        lattice: &'r FibonacciLattice,
+        start: Vec<f64>,
+        limit: f64,
+        read: &(dyn Fn(usize) -> bool + Sync),
+        cells: usize,
+    ) -> Self {
+        let front = front(lattice, &start);
+        let nodes: Vec<u32> = front.iter().map(|&(_, i)| i as u32).collect();
+        let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
+        // No cost is below 0 and no two nodes share a place: a free source is its own
+        // cheapest and is not read.
+        let reads = Reads { n: lattice.len(), read: &|i| start[i] != 0.0 && read(i), limit };
+        let field = NearestSources::for_reads(sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
+        StraightField { lattice, start, limit, field, nodes }
+    }
+
+    /// Node `i`'s cost (metres) and source.
+    fn at(&self, i: usize) -> (f64, u32) {
+        let own = self.start[i];
+        if own == 0.0 && self.limit >= 0.0 {
+            return (0.0, i as u32);
+        }
+        let p = self.lattice.positions()[i];
+        let near = self.field.at_fibonacci_within(i, self.lattice.len(), p, self.limit);
+        let (c, k) = match near.map(|(c, k)| (c, self.nodes[k])) {
+            Some((c, k)) if c < own || (c == own && (k as usize) < i) => (c, k),
+            _ if own.is_finite() => (own, i as u32),
+            _ => (f64::INFINITY, NO_SOURCE),
+        };
+        if c <= self.limit {
+            (c, k)
+        } else {
+            (f64::INFINITY, NO_SOURCE)
+        }
+    }
 }
 
 /// The sources some other node may be cheapest from, with their nodes: those with a dearer
@@ -161,12 +193,18 @@ mod tests {
                 _ => (f64::INFINITY, NO_SOURCE),
             })
             .unzip();
-        assert_eq!(cheapest_sources_from(&lattice, start.clone(), 80.0, &read), (walked, from));
+        let cheapest = cheapest_sources_from(&lattice, start.clone(), 80.0, &read);
+        let read_back: (Vec<f64>, Vec<u32>) = (0..lattice.len()).map(|i| cheapest.at(i)).unzip();
+        assert_eq!(read_back, (walked, from));
 
         let cells = 5_000;
         let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * 1000.0 * WALK_PER_STRAIGHT;
         let costs = straight_costs(&lattice, start.clone(), cells);
-        let (near, from) = straight_sources(&lattice, start.clone(), 80.0, &read, cells);
+        let straight = Cheapest {
+            read: &read,
+            ahead: Ahead::Cells(Box::new(StraightField::new(&lattice, start.clone(), 80.0, &read, cells))),
+        };
+        let (near, from): (Vec<f64>, Vec<u32>) = (0..lattice.len()).map(|i| straight.at(i)).unzip();
         let walked = cheapest_costs(&lattice, &start, f64::INFINITY);
         for i in (0..lattice.len()).step_by(3) {
             let p = lattice.positions()[i];

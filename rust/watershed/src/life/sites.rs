@@ -8,7 +8,7 @@ use crate::ground::lattice::FibonacciLattice;
 use crate::ground::surface::PlanetSurface;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
-use crate::life::distance::{cheapest_from, cheapest_sources_from, NO_SOURCE, WALKED_NODES};
+use crate::life::distance::{cheapest_sources_from, Cheapest, NO_SOURCE, WALKED_NODES};
 use crate::math::rings::Rings;
 use crate::math::sphere;
 use crate::water::levels::Body;
@@ -147,18 +147,22 @@ impl Sites {
         // Only walks up to `walk_m` are read: a site needs one, and so does `why_no_village`.
         // The land they reach is kept, with its walk and its water, before the coast is
         // walked: the two whole-planet fields are never held at once.
-        let (walk, source) = walks(lattice, &is_fresh, &is_land, rules.walk_m);
-        let within_walk = (0..n).into_par_iter().any(|i| is_land(i) && walk[i] <= rules.walk_m);
+        let walk = walks(lattice, &is_fresh, &is_land, rules.walk_m);
+        let within_walk = (0..n).into_par_iter().any(|i| walk.at(i).0 <= rules.walk_m);
         let site_nodes = SiteNodes::of(lattice);
         // The node's slope spans its neighbours, coarser than a footprint: a loose first cut.
         let near_water: Vec<(usize, f64, usize)> = (0..n)
             .into_par_iter()
-            .filter(|&i| is_land(i) && slope[i] < 2.0 * rules.max_slope_deg && walk[i] <= rules.walk_m)
-            .filter(|&i| source[i] != NO_SOURCE && site_nodes.holds(i))
-            .map(|i| (i, walk[i], source[i] as usize))
+            .filter(|&i| is_land(i) && slope[i] < 2.0 * rules.max_slope_deg && site_nodes.holds(i))
+            .filter_map(|i| match walk.at(i) {
+                (walk_m, source) if walk_m <= rules.walk_m && source != NO_SOURCE => {
+                    Some((i, walk_m, source as usize))
+                }
+                _ => None,
+            })
             .collect();
-        drop((walk, source));
-        let to_coast = coast_walks(world);
+        drop(walk);
+        let to_coast = coast_walks(world, &is_land);
         let falls = Points::new(
             world.terrain.carve.reaches.iter().filter(|r| r.fall).map(|r| r.start),
             rules.fall_clearance_m / radius,
@@ -187,8 +191,8 @@ impl Sites {
                     return None;
                 }
                 let slope_deg = foot.slope_below(height_m, rules.footprint_m, rules.max_slope_deg)?;
-                let coastal =
-                    if to_coast[i].is_finite() { libm::exp(-to_coast[i] / COAST_REACH_M) } else { 0.0 };
+                let coast_m = to_coast.at(i).0;
+                let coastal = if coast_m.is_finite() { libm::exp(-coast_m / COAST_REACH_M) } else { 0.0 };
                 let score = 0.3 * (1.0 - slope_deg / rules.max_slope_deg)
                     + 0.2 * (1.0 - walk_m / rules.walk_m.max(1.0))
                     + 0.2 * lake_or_big(src)
@@ -301,12 +305,12 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
 /// Walking distance (metres, along the lattice's edges; [`cheapest_sources_from`]) from each
 /// node where `read` holds to the nearest node where `target` holds, and which node that is;
 /// infinite and [`NO_SOURCE`] where none is reached within `limit_m`, and at every other node.
-fn walks(
-    lattice: &FibonacciLattice,
+fn walks<'r>(
+    lattice: &'r FibonacciLattice,
     target: &(dyn Fn(usize) -> bool + Sync),
-    read: &(dyn Fn(usize) -> bool + Sync),
+    read: &'r (dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
-) -> (Vec<f64>, Vec<u32>) {
+) -> Cheapest<'r> {
     let start: Vec<f64> =
         (0..lattice.len()).into_par_iter().map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
     cheapest_sources_from(lattice, start, limit_m, read)
@@ -451,7 +455,7 @@ fn mill_near(world: &World, village: DVec3, rules: &SiteRules) -> Option<(DVec3,
 fn spawn_near(
     world: &World,
     slope: &[f64],
-    to_coast: &[f64],
+    to_coast: &Cheapest,
     village: Option<&Site>,
     rules: &SiteRules,
 ) -> Option<Spawn> {
@@ -465,7 +469,7 @@ fn spawn_near(
         if to_village.is_some_and(|d| d > rules.sight_m) {
             continue;
         }
-        let key = (to_coast[i], to_village.unwrap_or(0.0), i);
+        let key = (to_coast.at(i).0, to_village.unwrap_or(0.0), i);
         if best.is_some_and(|b| (b.0, b.1, b.2) <= key) {
             continue;
         }
@@ -485,15 +489,15 @@ fn spawn_near(
     })
 }
 
-/// The walk from every node to the coast (the sea; on a world without one, any water),
-/// metres; infinite where there is none.
-fn coast_walks(world: &World) -> Vec<f64> {
+/// The walk from each node where `read` holds to the coast (the sea; on a world without one,
+/// any water), metres ([`Cheapest::at`]'s cost); infinite where there is none.
+fn coast_walks<'w>(world: &'w World, read: &'w (dyn Fn(usize) -> bool + Sync)) -> Cheapest<'w> {
     let kind = &world.terrain.drainage.kind;
     let has_sea = kind.contains(&NodeKind::Sea);
     let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
     let start: Vec<f64> =
         (0..kind.len()).into_par_iter().map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_from(&world.terrain.lattice, start)
+    cheapest_sources_from(&world.terrain.lattice, start, f64::INFINITY, read)
 }
 
 /// How far inland a village still counts as coastal, metres: the coastal share of its

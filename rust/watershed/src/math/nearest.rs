@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub(crate) type Source = (DVec3, f64);
 
 /// The sources nearest each cell of a cover of the sphere, ready to be read at any point.
-pub(crate) struct NearestSources<'a> {
-    sources: &'a [Source],
+pub(crate) struct NearestSources {
+    sources: Vec<Source>,
     rings: Rings,
     /// Cell `c`'s candidates are `candidates[offsets[c]..offsets[c + 1]]`: the sources
     /// (indices into `sources`) in it and the cells around it, and the cheapest at each of
@@ -45,14 +45,14 @@ pub(crate) struct Reads<'r> {
     pub limit: f64,
 }
 
-impl<'a> NearestSources<'a> {
+impl NearestSources {
     /// The cheapest of `sources` for each of about `cells` even cells on a sphere of
     /// `radius_m`, to be read anywhere.
     ///
     /// # Complexity
     /// O(sources + cells × log cells).
     #[cfg(test)]
-    pub(crate) fn new(sources: &'a [Source], cells: usize, radius_m: f64) -> Self {
+    pub(crate) fn new(sources: Vec<Source>, cells: usize, radius_m: f64) -> Self {
         Self::build(sources, Rings::new(cells), radius_m, None, f64::INFINITY)
     }
 
@@ -64,7 +64,7 @@ impl<'a> NearestSources<'a> {
     /// bank lies a cell or two away). Sources' cells and cells holding a read point take part;
     /// the rest are never handed a source, and costs stop spreading where no read within the
     /// limit can need them.
-    pub(crate) fn for_reads(sources: &'a [Source], cells: usize, radius_m: f64, reads: &Reads) -> Self {
+    pub(crate) fn for_reads(sources: Vec<Source>, cells: usize, radius_m: f64, reads: &Reads) -> Self {
         let rings = Rings::new(cells);
         let wanted: Vec<AtomicBool> = (0..rings.len()).map(|_| AtomicBool::new(false)).collect();
         (0..reads.n).into_par_iter().filter(|&i| (reads.read)(i)).for_each(|i| {
@@ -77,7 +77,7 @@ impl<'a> NearestSources<'a> {
     /// The field on the cells of `rings`, handing sources only to `wanted` cells (all without
     /// it), for reads up to `limit` metres.
     fn build(
-        sources: &'a [Source],
+        sources: Vec<Source>,
         rings: Rings,
         radius_m: f64,
         wanted: Option<Vec<bool>>,
@@ -293,7 +293,7 @@ mod tests {
         let radius_m = 1000.0;
         let sources = scattered(5, 3_000, 200.0);
         let cells = 40_000;
-        let field = NearestSources::new(&sources, cells, radius_m);
+        let field = NearestSources::new(sources.clone(), cells, radius_m);
         let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * radius_m;
         let (mut exact, mut worst) = (0, 0.0f64);
         let points = random_directions(FUZZ_SEED ^ 2, 5_000);
@@ -313,14 +313,14 @@ mod tests {
         }
         assert!(worst <= 2.0 * cell_m, "{worst} m over, cells of {cell_m} m");
         assert!(exact * 100 >= 97 * points.len(), "{exact} of {} exact", points.len());
-        assert!(NearestSources::new(&[], 100, radius_m).at(DVec3::Y).is_none(), "no source, no cost");
+        assert!(NearestSources::new(Vec::new(), 100, radius_m).at(DVec3::Y).is_none(), "no source, no cost");
     }
 
     #[test]
     fn a_lattice_point_reads_what_its_position_reads_and_a_limit_only_cuts_dearer_costs() {
         let radius_m = 1000.0;
         let sources = scattered(6, 500, 100.0);
-        let field = NearestSources::new(&sources, 20_000, radius_m);
+        let field = NearestSources::new(sources.clone(), 20_000, radius_m);
         let n = 50_000;
         let mut cut = 0;
         for i in 0..n {
@@ -336,8 +336,12 @@ mod tests {
         assert!(cut > n, "limits cut some costs: {cut}");
         let every = |_: usize| true;
         for limit in [20.0, 60.0, 150.0] {
-            let limited =
-                NearestSources::for_reads(&sources, 20_000, radius_m, &Reads { n, read: &every, limit });
+            let limited = NearestSources::for_reads(
+                sources.clone(),
+                20_000,
+                radius_m,
+                &Reads { n, read: &every, limit },
+            );
             for i in 0..n {
                 let p = sphere::fibonacci(i, n);
                 assert_eq!(
@@ -365,12 +369,12 @@ mod tests {
             .collect();
         let land = |i: usize| !sea(i);
         let field = NearestSources::for_reads(
-            &sources,
+            sources.clone(),
             cells,
             radius_m,
             &Reads { n, read: &land, limit: f64::INFINITY },
         );
-        let whole = NearestSources::new(&sources, cells, radius_m);
+        let whole = NearestSources::new(sources.clone(), cells, radius_m);
         let cell_m = (4.0 * std::f64::consts::PI / cells as f64).sqrt() * radius_m;
         let (mut read, mut exact, mut worst, mut same) = (0, 0, 0.0f64, 0);
         for i in (0..n).filter(|&i| land(i)).step_by(5) {
