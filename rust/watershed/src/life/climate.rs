@@ -262,11 +262,18 @@ fn upwind_highs_in_rings(
 ) -> Vec<f64> {
     let rings = Rings::new(cells);
     let n = lattice.len();
-    let cell: Vec<u32> = (0..n).into_par_iter().map(|i| rings.cell_of_fibonacci(i, n) as u32).collect();
-    let mut top = vec![f64::NEG_INFINITY; rings.len()];
-    for (&c, &h) in cell.iter().zip(surface) {
-        top[c as usize] = top[c as usize].max(h);
-    }
+    // Each ring's highest surface in each of its cells, ring by ring side by side.
+    let top: Vec<f64> = (0..rings.rings())
+        .into_par_iter()
+        .flat_map_iter(|r| {
+            let mut top = vec![f64::NEG_INFINITY; rings.count(r)];
+            for i in rings.fibonacci_span(r, n) {
+                let k = rings.cell_in_ring_of_fibonacci(r, i) - rings.first(r);
+                top[k] = top[k].max(surface[i]);
+            }
+            top
+        })
+        .collect();
     let radius_m = lattice.radius_m();
     let upwind_top: Vec<f64> = (0..rings.rings())
         .into_par_iter()
@@ -284,7 +291,7 @@ fn upwind_highs_in_rings(
                 .map(move |k| (1..=span).map(|s| top[(k + s * ahead) % m]).fold(f64::NEG_INFINITY, f64::max))
         })
         .collect();
-    cell.par_iter().map(|&c| upwind_top[c as usize]).collect()
+    (0..n).into_par_iter().map(|i| upwind_top[rings.cell_of_fibonacci(i, n)]).collect()
 }
 
 #[cfg(test)]

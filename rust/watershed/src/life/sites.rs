@@ -17,7 +17,6 @@ use crate::water::world::World;
 use glam::DVec3;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 /// What makes a good site. Lengths in metres, angles in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -244,11 +243,19 @@ impl SiteNodes {
             return SiteNodes::Every;
         }
         let rings = Rings::new(WALKED_NODES);
-        let first: Vec<AtomicU32> = (0..rings.len()).map(|_| AtomicU32::new(u32::MAX)).collect();
-        (0..n).into_par_iter().for_each(|i| {
-            first[rings.cell_of_fibonacci(i, n)].fetch_min(i as u32, Ordering::Relaxed);
-        });
-        SiteNodes::FirstInCell { rings, first: first.into_iter().map(AtomicU32::into_inner).collect(), n }
+        // A ring's nodes are a run of numbers: the first met in a cell is its lowest.
+        let first = (0..rings.rings())
+            .into_par_iter()
+            .flat_map_iter(|r| {
+                let mut first = vec![u32::MAX; rings.count(r)];
+                for i in rings.fibonacci_span(r, n) {
+                    let k = rings.cell_in_ring_of_fibonacci(r, i) - rings.first(r);
+                    first[k] = first[k].min(i as u32);
+                }
+                first
+            })
+            .collect();
+        SiteNodes::FirstInCell { rings, first, n }
     }
 
     /// Whether a site may stand on node `i`.
@@ -462,22 +469,37 @@ fn spawn_near(
     let lattice = &*world.terrain.lattice;
     let kind = &world.terrain.drainage.kind;
     let radius = world.terrain.settings.radius_m;
-    let mut best: Option<(f64, f64, usize)> = None;
-    for i in (0..lattice.len()).filter(|&i| kind[i] == NodeKind::Land && slope[i] < rules.spawn_slope_deg) {
-        let dir = lattice.positions()[i];
-        let to_village = village.map(|v| chord_m(v.dir, dir, radius));
-        if to_village.is_some_and(|d| d > rules.sight_m) {
-            continue;
-        }
-        let key = (to_coast.at(i).0, to_village.unwrap_or(0.0), i);
-        if best.is_some_and(|b| (b.0, b.1, b.2) <= key) {
-            continue;
-        }
-        let gentle = footprint_below(world, dir, 2.0, i, rules.spawn_slope_deg).is_some();
-        if gentle && village.is_none_or(|v| in_sight(world, dir, v.dir)) {
-            best = Some(key);
-        }
-    }
+    type Key = (f64, f64, usize);
+    let first = |a: Option<Key>, b: Option<Key>| match (a, b) {
+        (Some(a), Some(b)) => Some(if a <= b { a } else { b }),
+        (a, b) => a.or(b),
+    };
+    // The least key of a qualifying node: each run of nodes checks a node's footprint and
+    // sight only where its key beats the run's best so far.
+    let best = (0..lattice.len())
+        .into_par_iter()
+        .filter(|&i| kind[i] == NodeKind::Land && slope[i] < rules.spawn_slope_deg)
+        .fold(
+            || None,
+            |best: Option<Key>, i| {
+                let dir = lattice.positions()[i];
+                let to_village = village.map(|v| chord_m(v.dir, dir, radius));
+                if to_village.is_some_and(|d| d > rules.sight_m) {
+                    return best;
+                }
+                let key = (to_coast.at(i).0, to_village.unwrap_or(0.0), i);
+                if best.is_some_and(|b| b <= key) {
+                    return best;
+                }
+                let gentle = footprint_below(world, dir, 2.0, i, rules.spawn_slope_deg).is_some();
+                if gentle && village.is_none_or(|v| in_sight(world, dir, v.dir)) {
+                    Some(key)
+                } else {
+                    best
+                }
+            },
+        )
+        .reduce(|| None, first);
     best.map(|(to_coast_m, _, i)| {
         let dir = lattice.positions()[i];
         Spawn {

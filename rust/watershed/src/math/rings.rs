@@ -120,10 +120,36 @@ impl Rings {
     /// The cell holding point `i` of `n` on a Fibonacci sphere ([`sphere::fibonacci`]), found
     /// from its number: [`Rings::cell_of`] its position, but for a point on a cell's edge.
     pub(crate) fn cell_of_fibonacci(&self, i: usize, n: usize) -> usize {
+        self.cell_in_ring_of_fibonacci(self.ring_at_y(sphere::fibonacci_y(i, n)), i)
+    }
+
+    /// The points of a Fibonacci sphere of `n` ([`sphere::fibonacci`]) that ring `r` holds:
+    /// a run of their numbers, since the points descend from the north pole as they count.
+    pub(crate) fn fibonacci_span(&self, r: usize, n: usize) -> std::ops::Range<usize> {
+        let ring = |i: usize| self.ring_at_y(sphere::fibonacci_y(i, n));
+        // The first point at or south of a ring: rings count up from the south.
+        let first_at_or_below = |r: usize| {
+            let (mut lo, mut hi) = (0, n);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if ring(mid) > r {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        let end = if r == 0 { n } else { first_at_or_below(r - 1) };
+        first_at_or_below(r)..end
+    }
+
+    /// The cell of ring `r` holding Fibonacci point `i` (of any number), given that ring `r`
+    /// holds it ([`Rings::fibonacci_span`]).
+    pub(crate) fn cell_in_ring_of_fibonacci(&self, r: usize, i: usize) -> usize {
         // Longitude -π is half a turn from the points' zero, +Z.
         let turn = sphere::fibonacci_turn(i);
-        let turn = if turn < 0.5 { turn + 0.5 } else { turn - 0.5 };
-        self.cell_at_turn(self.ring_at_y(sphere::fibonacci_y(i, n)), turn)
+        self.cell_at_turn(r, if turn < 0.5 { turn + 0.5 } else { turn - 0.5 })
     }
 
     /// The ring holding cell `c`.
@@ -239,6 +265,17 @@ mod tests {
                 .filter(|&i| rings.cell_of_fibonacci(i, nodes) != rings.cell_of(sphere::fibonacci(i, nodes)))
                 .count();
             assert_eq!(astray, 0, "{nodes} points on {cells} cells");
+            let mut next = 0;
+            for r in (0..rings.rings()).rev() {
+                let span = rings.fibonacci_span(r, nodes);
+                assert_eq!(span.start, next, "ring {r}'s points follow the ring north of it");
+                for i in span.clone() {
+                    let c = rings.cell_in_ring_of_fibonacci(r, i);
+                    assert_eq!(c, rings.cell_of_fibonacci(i, nodes), "point {i} in ring {r}");
+                }
+                next = span.end;
+            }
+            assert_eq!(next, nodes, "the rings hold every point");
         }
     }
 }
