@@ -366,11 +366,13 @@ fn drainage(settings: &WorldSettings, runs: usize) -> f64 {
     );
     let estimate = watershed::estimate_solve(settings);
     println!(
-        "drainage  estimated before the solve: {:.1} MiB, {:.1} s on two cores ({} reaches, {} bed pieces)",
+        "drainage  estimated before the solve: {:.1} MiB, {:.3} s on two cores ({} reaches, {} bed pieces); \
+         the build took {:.2} times that",
         estimate.bytes as f64 / 1048576.0,
         estimate.seconds,
         estimate.reaches,
-        estimate.bed_pieces
+        estimate.bed_pieces,
+        built_ms / 1e3 / estimate.seconds
     );
     println!("drainage  nearest_node: {lookups:.0} lookups/s (one thread)");
     if let Some(s) = stats {
