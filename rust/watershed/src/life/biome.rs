@@ -208,7 +208,7 @@ pub(crate) fn biome_and_slope_at(world: &World, climate: &Climate, dir: DVec3) -
 pub struct Biomes {
     /// Each node's biome, `None` on water.
     pub node: Vec<Option<Biome>>,
-    /// Each node's slope, degrees.
+    /// Each dry node's slope ([`node_slope_deg`]), degrees; 0 on water, where no one walks.
     pub slope_deg: Vec<f64>,
 }
 
@@ -218,12 +218,15 @@ impl Biomes {
         let settings = &world.terrain.settings;
         let lattice = &*world.terrain.lattice;
         let heights = &world.terrain.heights;
-        let slope_deg: Vec<f64> =
-            (0..lattice.len()).into_par_iter().map(|i| node_slope_deg(lattice, heights, i)).collect();
+        let dry = |i: usize| world.terrain.drainage.kind[i] == NodeKind::Land;
+        let slope_deg: Vec<f64> = (0..lattice.len())
+            .into_par_iter()
+            .map(|i| if dry(i) { node_slope_deg(lattice, heights, i) } else { 0.0 })
+            .collect();
         let node = (0..lattice.len())
             .into_par_iter()
             .map(|i| {
-                if world.terrain.drainage.kind[i] != NodeKind::Land {
+                if !dry(i) {
                     return None;
                 }
                 let c = Conditions {

@@ -103,18 +103,16 @@ impl Climate {
             })
             .collect();
         let near = near_water(strength, reach_m, |start| cheapest_from(lattice, start));
-        // Each node's upwind high becomes its shadow in place.
+        // Each node's upwind high becomes its shadow in place, and its nearness to water its
+        // moisture, in one pass.
         let relief = settings.relief_m.max(1.0);
-        shadow
-            .par_iter_mut()
-            .zip(&surface)
-            .for_each(|(s, &here)| *s = smoothstep(0.0, FULL_SHADOW * relief, *s - here));
         let family = if settings.look.family == LookFamily::Desert { DESERT_MOISTURE } else { 1.0 };
         let wet = wetness(settings);
         let mut moisture = near;
-        moisture.par_iter_mut().zip(&shadow).for_each(|(m, &shadow)| {
-            *m = ((0.25 + 0.75 * *m) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * shadow) * family)
-                .clamp(0.0, 1.0)
+        moisture.par_iter_mut().zip(&mut shadow).zip(&surface).for_each(|((m, s), &here)| {
+            *s = smoothstep(0.0, FULL_SHADOW * relief, *s - here);
+            *m =
+                ((0.25 + 0.75 * *m) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * *s) * family).clamp(0.0, 1.0)
         });
         let temperature_c = lattice
             .positions()
