@@ -208,7 +208,7 @@ pub(crate) fn biome_and_slope_at(world: &World, climate: &Climate, dir: DVec3) -
 pub struct Biomes {
     /// Each node's biome, `None` on water.
     pub node: Vec<Option<Biome>>,
-    /// Each dry node's slope ([`node_slope_deg`]), degrees; 0 on water, where no one walks.
+    /// Each dry node's slope across its neighbours, degrees; 0 on water, where no one walks.
     pub slope_deg: Vec<f64>,
 }
 

@@ -107,7 +107,7 @@ pub struct Sites {
     /// Why there is no village.
     pub why_not: Option<String>,
     /// Nodes that passed every village rule, among those a site may stand on: every node of
-    /// a lattice up to [`WALKED_NODES`], one in each of that many even cells on a finer one.
+    /// a lattice up to a million nodes, one in each of a million even cells on a finer one.
     pub candidates: usize,
     /// Middle of the mill's reach (unit direction) and that reach's index.
     pub mill: Option<(DVec3, usize)>,
