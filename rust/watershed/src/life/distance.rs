@@ -38,18 +38,9 @@ pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: Vec<f64>) -> Vec<
 }
 
 /// [`cheapest_from`]'s straight distances, read from about `cells` cells.
-fn straight_costs(lattice: &FibonacciLattice, mut start: Vec<f64>, cells: usize) -> Vec<f64> {
-    let front: Vec<Source> = front(lattice, &start).into_iter().map(|(s, _)| s).collect();
-    let n = lattice.len();
-    // No cost is below 0: a free source is its own cheapest and is not read.
-    let reads = Reads { n, read: &|i| start[i] > 0.0, limit: f64::INFINITY };
-    let field = NearestSources::for_reads(front, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
-    start.par_iter_mut().zip(lattice.positions()).enumerate().for_each(|(i, (s, &p))| {
-        if *s > 0.0 {
-            *s = field.at_fibonacci(i, n, p).map_or(*s, |(c, _)| c.min(*s));
-        }
-    });
-    start
+fn straight_costs(lattice: &FibonacciLattice, start: Vec<f64>, cells: usize) -> Vec<f64> {
+    let field = StraightField::new(lattice, start, f64::INFINITY, &|_| true, cells);
+    (0..lattice.len()).into_par_iter().map(|i| field.at(i).0).collect()
 }
 
 /// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's

@@ -174,6 +174,8 @@ impl NearestSources {
             .into_par_iter()
             .map(|b| {
                 let (mut ends, mut candidates, mut floor) = (Vec::new(), Vec::new(), Vec::new());
+                // Each candidate's cost at the cell's centre, metres.
+                let mut prices: Vec<f64> = Vec::new();
                 for c in b * BLOCK..((b + 1) * BLOCK).min(len) {
                     let from = candidates.len();
                     if !is_wanted(c) {
@@ -193,13 +195,12 @@ impl NearestSources {
                     // so a candidate dearer there than the cheapest by over two reaches is
                     // dearer at every point of the cell.
                     let reach_m = reach[rings.ring_of(c)] * radius_m * (1.0 + 1e-6);
-                    let cheapest = candidates[from..]
-                        .iter()
-                        .map(|&s| price(s as usize, centres[c]))
-                        .fold(f64::INFINITY, f64::min);
+                    prices.clear();
+                    prices.extend(candidates[from..].iter().map(|&s| price(s as usize, centres[c])));
+                    let cheapest = prices.iter().copied().fold(f64::INFINITY, f64::min);
                     let mut kept = from;
-                    for k in from..candidates.len() {
-                        if price(candidates[k] as usize, centres[c]) <= cheapest + 2.0 * reach_m {
+                    for (k, &at_centre) in (from..candidates.len()).zip(&prices) {
+                        if at_centre <= cheapest + 2.0 * reach_m {
                             candidates[kept] = candidates[k];
                             kept += 1;
                         }
@@ -236,6 +237,7 @@ impl NearestSources {
 
     /// [`NearestSources::at`] point `i` of `n` on a Fibonacci sphere, `p`
     /// ([`sphere::fibonacci`](crate::math::sphere::fibonacci)), its cell found from its number.
+    #[cfg(test)]
     pub(crate) fn at_fibonacci(&self, i: usize, n: usize, p: DVec3) -> Option<(f64, usize)> {
         self.at_in(self.rings.cell_of_fibonacci(i, n), p)
     }
