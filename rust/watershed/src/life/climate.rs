@@ -114,13 +114,13 @@ impl Climate {
             *m =
                 ((0.25 + 0.75 * *m) * (0.4 + 1.2 * wet) * (1.0 - SHADOW_DRYING * *s) * family).clamp(0.0, 1.0)
         });
-        let temperature_c = lattice
-            .positions()
-            .par_iter()
-            .zip(&surface)
-            .map(|(&p, &h)| temperature_c(settings, h, sphere::lat_rad(p)))
-            .collect();
-        Climate { temperature_c, moisture, shadow }
+        // The surface's last use: each node's temperature is written over its height.
+        let mut temperature = surface;
+        temperature
+            .par_iter_mut()
+            .zip(lattice.positions())
+            .for_each(|(h, &p)| *h = temperature_c(settings, *h, sphere::lat_rad(p)));
+        Climate { temperature_c: temperature, moisture, shadow }
     }
 
     /// Moisture at direction `dir`, 0..=1: the nodes around it weighted by how near they

@@ -39,8 +39,11 @@ pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: Vec<f64>) -> Vec<
 
 /// [`cheapest_from`]'s straight distances, read from about `cells` cells.
 fn straight_costs(lattice: &FibonacciLattice, start: Vec<f64>, cells: usize) -> Vec<f64> {
-    let field = StraightField::new(lattice, start, f64::INFINITY, &|_| true, cells);
-    (0..lattice.len()).into_par_iter().map(|i| field.at(i).0).collect()
+    let mut field = StraightField::new(lattice, start, f64::INFINITY, &|_| true, cells);
+    // Each node's cost reads only its own start: written over it, into memory already in use.
+    let mut costs = std::mem::take(&mut field.start);
+    costs.par_iter_mut().enumerate().for_each(|(i, cost)| *cost = field.at_from(i, *cost).0);
+    costs
 }
 
 /// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's
@@ -124,7 +127,11 @@ impl<'r> StraightField<'r> {
 
     /// Node `i`'s cost (metres) and source.
     fn at(&self, i: usize) -> (f64, u32) {
-        let own = self.start[i];
+        self.at_from(i, self.start[i])
+    }
+
+    /// Node `i`'s cost (metres) and source, `own` its start.
+    fn at_from(&self, i: usize, own: f64) -> (f64, u32) {
         if own == 0.0 && self.limit >= 0.0 {
             return (0.0, i as u32);
         }

@@ -85,23 +85,15 @@ impl NearestSources {
     ) -> Self {
         let len = rings.len();
         let is_wanted = |c: usize| wanted.as_ref().is_none_or(|w| w[c]);
-        // Cells ring by ring, in their order.
-        let cells = || {
-            (0..rings.rings())
-                .into_par_iter()
-                .flat_map_iter(|r| (rings.first(r)..rings.first(r) + rings.count(r)).map(move |c| (r, c)))
-        };
-        let centres: Vec<DVec3> = cells().map(|(r, c)| rings.centre_in(r, c)).collect();
-        let around: Vec<[u32; 8]> = cells()
-            .map_init(Vec::new, |out, (r, c)| {
-                rings.around_in(r, c, out);
-                let mut row = [NONE; 8];
-                for (slot, &d) in row.iter_mut().zip(out.iter()) {
-                    *slot = d as u32;
-                }
-                row
-            })
-            .collect();
+        let centres: Vec<DVec3> = rings.each_cell(DVec3::ZERO, || (), |_, r, c| rings.centre_in(r, c));
+        let around: Vec<[u32; 8]> = rings.each_cell([NONE; 8], Vec::new, |out, r, c| {
+            rings.around_in(r, c, out);
+            let mut row = [NONE; 8];
+            for (slot, &d) in row.iter_mut().zip(out.iter()) {
+                *slot = d as u32;
+            }
+            row
+        });
         let neighbours = |c: usize| around[c].into_iter().take_while(|&d| d != NONE).map(|d| d as usize);
         // The widest gap between the centres of two cells around each other and the furthest
         // a cell's point lies from its centre, metres.

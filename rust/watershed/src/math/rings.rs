@@ -3,6 +3,7 @@
 
 use crate::math::sphere;
 use glam::DVec3;
+use rayon::prelude::*;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// Rings of cells between the poles, each ring cut into cells about as long as the rings
@@ -82,6 +83,35 @@ impl Rings {
     /// The first cell of ring `r`; the ring's cells follow it eastwards.
     pub(crate) fn first(&self, r: usize) -> usize {
         self.starts[r]
+    }
+
+    /// `value(scratch, ring, cell)` for every cell, in cell order, the rings side by side
+    /// (each task with its own `scratch`, made by `scratch`): written into one vector of
+    /// cells made once, `blank` until written.
+    pub(crate) fn each_cell<T, S>(
+        &self,
+        blank: T,
+        scratch: impl Fn() -> S + Sync + Send,
+        value: impl Fn(&mut S, usize, usize) -> T + Sync + Send,
+    ) -> Vec<T>
+    where
+        T: Clone + Send + Sync,
+    {
+        let mut out = vec![blank; self.len()];
+        let mut rest = out.as_mut_slice();
+        let mut rows = Vec::with_capacity(self.rings());
+        for r in 0..self.rings() {
+            let (row, tail) = rest.split_at_mut(self.count(r));
+            rows.push((r, row));
+            rest = tail;
+        }
+        rows.into_par_iter().for_each_init(scratch, |scratch, (r, row)| {
+            let first = self.first(r);
+            for (k, slot) in row.iter_mut().enumerate() {
+                *slot = value(scratch, r, first + k);
+            }
+        });
+        out
     }
 
     /// The cell of ring `r` holding longitude `lon` (radians).
@@ -216,6 +246,18 @@ mod tests {
     use super::*;
     use crate::math::sphere::random_directions;
     use crate::testkit::FUZZ_SEED;
+
+    /// Every cell's value lands in its own slot, with its own ring: the same as asking cell
+    /// by cell.
+    #[test]
+    fn each_cell_writes_every_cell_with_its_ring() {
+        for cells in [1, 7, 5_000] {
+            let rings = Rings::new(cells);
+            let by_rings = rings.each_cell((usize::MAX, usize::MAX), || (), |_, r, c| (r, c));
+            let by_cells: Vec<(usize, usize)> = (0..rings.len()).map(|c| (rings.ring_of(c), c)).collect();
+            assert_eq!(by_rings, by_cells, "{cells} cells");
+        }
+    }
 
     #[test]
     fn rings_cover_the_sphere_with_cells_of_one_size() {
