@@ -33,7 +33,13 @@ pub(crate) fn cheapest_walks<T: Topology>(
 /// Whether node `i` is a source (a finite `start`) some other node may be cheapest from:
 /// one with a dearer neighbour, since a walk on adds a non-negative distance.
 pub(crate) fn on_front<T: Topology>(topo: &T, start: &[f64], i: usize) -> bool {
-    start[i].is_finite() && topo.neighbors(i).any(|j| start[j] > start[i])
+    on_front_of(topo, |j| start[j], i)
+}
+
+/// [`on_front`] with each node's start read from `start`.
+pub(crate) fn on_front_of<T: Topology>(topo: &T, start: impl Fn(usize) -> f64, i: usize) -> bool {
+    let own = start(i);
+    own.is_finite() && topo.neighbors(i).any(|j| start(j) > own)
 }
 
 /// [`cheapest_walks`]' costs alone, without the sources (a write saved at every step).

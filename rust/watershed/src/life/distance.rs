@@ -2,7 +2,7 @@
 //! life reads them: walked along the lattice's edges on lattices up to [`WALKED_NODES`],
 //! straight distances read from a cover of that many cells on finer ones.
 
-use crate::drainage::walk::{cheapest_costs, cheapest_walks, on_front};
+use crate::drainage::walk::{cheapest_costs, cheapest_walks, on_front_of};
 use crate::ground::lattice::FibonacciLattice;
 use crate::ground::topology::Topology;
 use crate::math::nearest::{NearestSources, Reads, Source};
@@ -39,11 +39,38 @@ pub(crate) fn cheapest_from(lattice: &FibonacciLattice, start: Vec<f64>) -> Vec<
 
 /// [`cheapest_from`]'s straight distances, read from about `cells` cells.
 fn straight_costs(lattice: &FibonacciLattice, start: Vec<f64>, cells: usize) -> Vec<f64> {
-    let mut field = StraightField::new(lattice, start, f64::INFINITY, &|_| true, cells);
+    let mut field = StraightField::new(lattice, Starts::Costs(start), f64::INFINITY, &|_| true, cells);
     // Each node's cost reads only its own start: written over it, into memory already in use.
-    let mut costs = std::mem::take(&mut field.start);
+    let mut costs = std::mem::replace(&mut field.start, Starts::Costs(Vec::new())).into_costs(lattice.len());
     costs.par_iter_mut().enumerate().for_each(|(i, cost)| *cost = field.at_from(i, *cost).0);
     costs
+}
+
+/// Where walks start from, and at what cost.
+pub(crate) enum Starts<'r> {
+    /// Each node's cost to start from, metres (infinite: not a source).
+    Costs(Vec<f64>),
+    /// Sources at no cost where the test holds, and no others: nothing held per node.
+    Free(Box<dyn Fn(usize) -> bool + Sync + 'r>),
+}
+
+impl Starts<'_> {
+    /// Node `i`'s cost to start from, metres (infinite: not a source).
+    fn at(&self, i: usize) -> f64 {
+        match self {
+            Starts::Costs(costs) => costs[i],
+            Starts::Free(is_source) if is_source(i) => 0.0,
+            Starts::Free(_) => f64::INFINITY,
+        }
+    }
+
+    /// Every node's cost to start from on a lattice of `n` nodes, metres.
+    fn into_costs(self, n: usize) -> Vec<f64> {
+        match self {
+            Starts::Costs(costs) => costs,
+            free => (0..n).into_par_iter().map(|i| free.at(i)).collect(),
+        }
+    }
 }
 
 /// [`cheapest_from`] up to `limit` metres (infinite beyond), with the source each node's
@@ -53,12 +80,12 @@ fn straight_costs(lattice: &FibonacciLattice, start: Vec<f64>, cells: usize) -> 
 /// for on finer ones.
 pub(crate) fn cheapest_sources_from<'r>(
     lattice: &'r FibonacciLattice,
-    start: Vec<f64>,
+    start: Starts<'r>,
     limit: f64,
     read: &'r (dyn Fn(usize) -> bool + Sync),
 ) -> Cheapest<'r> {
     if lattice.len() <= WALKED_NODES {
-        let (cost, source) = cheapest_walks(lattice, &start, limit);
+        let (cost, source) = cheapest_walks(lattice, &start.into_costs(lattice.len()), limit);
         let source = source.into_par_iter().map(|s| s.map_or(NO_SOURCE, |s| s as u32)).collect();
         return Cheapest { read, ahead: Ahead::Walked { cost, source } };
     }
@@ -100,7 +127,7 @@ impl Cheapest<'_> {
 /// [`cheapest_sources_from`]'s straight distances on a lattice, on about `cells` cells.
 struct StraightField<'r> {
     lattice: &'r FibonacciLattice,
-    start: Vec<f64>,
+    start: Starts<'r>,
     limit: f64,
     field: NearestSources,
     /// The node of each of the field's sources.
@@ -110,7 +137,7 @@ struct StraightField<'r> {
 impl<'r> StraightField<'r> {
     fn new(
         lattice: &'r FibonacciLattice,
-        start: Vec<f64>,
+        start: Starts<'r>,
         limit: f64,
         read: &(dyn Fn(usize) -> bool + Sync),
         cells: usize,
@@ -120,14 +147,14 @@ impl<'r> StraightField<'r> {
         let sources: Vec<Source> = front.into_iter().map(|(s, _)| s).collect();
         // No cost is below 0 and no two nodes share a place: a free source is its own
         // cheapest and is not read.
-        let reads = Reads { n: lattice.len(), read: &|i| start[i] != 0.0 && read(i), limit };
+        let reads = Reads { n: lattice.len(), read: &|i| start.at(i) != 0.0 && read(i), limit };
         let field = NearestSources::for_reads(sources, cells, lattice.radius_m() * WALK_PER_STRAIGHT, &reads);
         StraightField { lattice, start, limit, field, nodes }
     }
 
     /// Node `i`'s cost (metres) and source.
     fn at(&self, i: usize) -> (f64, u32) {
-        self.at_from(i, self.start[i])
+        self.at_from(i, self.start.at(i))
     }
 
     /// Node `i`'s cost (metres) and source, `own` its start.
@@ -152,11 +179,11 @@ impl<'r> StraightField<'r> {
 
 /// The sources some other node may be cheapest from, with their nodes: those with a dearer
 /// neighbour, in node order.
-fn front(lattice: &FibonacciLattice, start: &[f64]) -> Vec<(Source, usize)> {
+fn front(lattice: &FibonacciLattice, start: &Starts<'_>) -> Vec<(Source, usize)> {
     (0..lattice.len())
         .into_par_iter()
-        .filter(|&i| on_front(lattice, start, i))
-        .map(|i| ((lattice.positions()[i], start[i]), i))
+        .filter(|&i| on_front_of(lattice, |j| start.at(j), i))
+        .map(|i| ((lattice.positions()[i], start.at(i)), i))
         .collect()
 }
 
@@ -191,7 +218,7 @@ mod tests {
                 _ => (f64::INFINITY, NO_SOURCE),
             })
             .unzip();
-        let cheapest = cheapest_sources_from(&lattice, start.clone(), 80.0, &read);
+        let cheapest = cheapest_sources_from(&lattice, Starts::Costs(start.clone()), 80.0, &read);
         let read_back: (Vec<f64>, Vec<u32>) = (0..lattice.len()).map(|i| cheapest.at(i)).unzip();
         assert_eq!(read_back, (walked, from));
 
@@ -200,7 +227,13 @@ mod tests {
         let costs = straight_costs(&lattice, start.clone(), cells);
         let straight = Cheapest {
             read: &read,
-            ahead: Ahead::Cells(Box::new(StraightField::new(&lattice, start.clone(), 80.0, &read, cells))),
+            ahead: Ahead::Cells(Box::new(StraightField::new(
+                &lattice,
+                Starts::Costs(start.clone()),
+                80.0,
+                &read,
+                cells,
+            ))),
         };
         let (near, from): (Vec<f64>, Vec<u32>) = (0..lattice.len()).map(|i| straight.at(i)).unzip();
         let walked = cheapest_costs(&lattice, &start, f64::INFINITY);

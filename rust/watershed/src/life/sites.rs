@@ -8,7 +8,7 @@ use crate::ground::lattice::FibonacciLattice;
 use crate::ground::surface::PlanetSurface;
 use crate::ground::topology::Topology;
 use crate::life::biome::node_slope_deg;
-use crate::life::distance::{cheapest_sources_from, Cheapest, NO_SOURCE, WALKED_NODES};
+use crate::life::distance::{cheapest_sources_from, Cheapest, Starts, NO_SOURCE, WALKED_NODES};
 use crate::math::rings::Rings;
 use crate::math::sphere;
 use crate::water::levels::Body;
@@ -314,13 +314,11 @@ fn chord_m(a: DVec3, b: DVec3, radius_m: f64) -> f64 {
 /// infinite and [`NO_SOURCE`] where none is reached within `limit_m`, and at every other node.
 fn walks<'r>(
     lattice: &'r FibonacciLattice,
-    target: &(dyn Fn(usize) -> bool + Sync),
+    target: &'r (dyn Fn(usize) -> bool + Sync),
     read: &'r (dyn Fn(usize) -> bool + Sync),
     limit_m: f64,
 ) -> Cheapest<'r> {
-    let start: Vec<f64> =
-        (0..lattice.len()).into_par_iter().map(|i| if target(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_sources_from(lattice, start, limit_m, read)
+    cheapest_sources_from(lattice, Starts::Free(Box::new(target)), limit_m, read)
 }
 
 /// The water level at or beside water node `node`, metres: the lake's level, or the river's
@@ -516,10 +514,8 @@ fn spawn_near(
 fn coast_walks<'w>(world: &'w World, read: &'w (dyn Fn(usize) -> bool + Sync)) -> Cheapest<'w> {
     let kind = &world.terrain.drainage.kind;
     let has_sea = kind.contains(&NodeKind::Sea);
-    let coast = |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
-    let start: Vec<f64> =
-        (0..kind.len()).into_par_iter().map(|i| if coast(i) { 0.0 } else { f64::INFINITY }).collect();
-    cheapest_sources_from(&world.terrain.lattice, start, f64::INFINITY, read)
+    let coast = move |i: usize| if has_sea { kind[i] == NodeKind::Sea } else { kind[i] != NodeKind::Land };
+    cheapest_sources_from(&world.terrain.lattice, Starts::Free(Box::new(coast)), f64::INFINITY, read)
 }
 
 /// How far inland a village still counts as coastal, metres: the coastal share of its
