@@ -50,6 +50,8 @@ fn bench_drainage_times_an_eroding_world_also_with_erosion_off() {
     assert!(eroding.contains("world build with carve and water table: "), "{eroding}");
     assert!(eroding.contains("world build with erosion off: "), "{eroding}");
     assert!(eroding.contains("erosion adds "), "{eroding}");
+    assert!(eroding.contains("life (climate, biomes, sites) on the built world: "), "{eroding}");
+    assert!(eroding.contains("life again on the same world, right after: "), "{eroding}");
     let still = bench("dry_moon");
     assert!(still.contains("world build with carve and water table: "), "{still}");
     assert!(!still.contains("erosion off"), "{still}");
