@@ -119,6 +119,7 @@ pub(crate) struct StepBuffers {
     fixed: Vec<bool>,
     other: Vec<f64>,
     inverse_squares: InverseSquares,
+    reach: Reach,
     /// The largest diffusion stiffness of the whole surface, per m², when the steps run on
     /// part of it: the sub-steps are those of the whole.
     pub(crate) whole_stiffness: Option<f64>,
@@ -134,8 +135,17 @@ pub(crate) fn stream_power_step<T: Topology>(
     tectonics: &Tectonics,
     buffers: &mut StepBuffers,
 ) {
-    let StepBuffers { router, order, incision, scratch, fixed, other, inverse_squares, whole_stiffness } =
-        buffers;
+    let StepBuffers {
+        router,
+        order,
+        incision,
+        scratch,
+        fixed,
+        other,
+        inverse_squares,
+        reach,
+        whole_stiffness,
+    } = buffers;
     debug_assert!(
         [tectonics.uplift_share.len(), tectonics.held.len()].iter().all(|&len| len == 0 || len == topo.len()),
         "tectonics lists hold one value per node, or none"
@@ -144,7 +154,8 @@ pub(crate) fn stream_power_step<T: Topology>(
     let (receivers, filled_m) = router.receivers(topo, heights, outlets, order);
     order_and_catchment_into(topo, receivers, order, incision, scratch);
     let dt = model.dt_yr;
-    incision_factors(topo, receivers, model, incision);
+    reach.update(topo, receivers);
+    incision_factors(receivers, model, reach, incision);
     for i in order.iter().rev().map(|&i| i as usize) {
         let Outlet::Flows(r) = receivers[i] else { continue };
         if tectonics.holds(i) {
@@ -184,10 +195,10 @@ pub(crate) fn stream_power_step<T: Topology>(
 
 /// Each node's catchment `A` (m², one per node in `incision`) turned in place into its
 /// incision factor `K·dt·max(A, channel head)^m / d`, d its distance to its receiver
-/// (metres); 0 where it has no receiver. The power is the square root, correctly rounded on
-/// every machine, for the usual `m = 0.5`. Worked out in node order beside one another, so the receiver-order walk reads
-/// one number per node.
-fn incision_factors<T: Topology>(topo: &T, receivers: &[Outlet], model: &StreamPower, incision: &mut [f64]) {
+/// (metres, from `reach`); 0 where it has no receiver. The power is the square root,
+/// correctly rounded on every machine, for the usual `m = 0.5`. Worked out in node order
+/// beside one another, so the receiver-order walk reads one number per node.
+fn incision_factors(receivers: &[Outlet], model: &StreamPower, reach: &Reach, incision: &mut [f64]) {
     const CHUNK: usize = 4096;
     let kdt = model.k * model.dt_yr;
     incision.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
@@ -199,13 +210,48 @@ fn incision_factors<T: Topology>(topo: &T, receivers: &[Outlet], model: &StreamP
         } else {
             out.iter_mut().for_each(|f| *f = libm::pow(f.max(head), model.m));
         }
-        for (k, (f, o)) in out.iter_mut().zip(&receivers[first..]).enumerate() {
+        for ((f, o), d) in out.iter_mut().zip(&receivers[first..]).zip(&reach.metres[first..]) {
             *f = match o {
-                Outlet::Flows(r) => kdt * *f / topo.distance_m(first + k, r.index()),
+                Outlet::Flows(_) => kdt * *f / d,
                 _ => 0.0,
             };
         }
     });
+}
+
+/// Each node's distance to its receiver, metres, kept from step to step with the receiver
+/// it was measured to: most receivers stay from one step to the next, and on a large surface
+/// a distance costs two reads far apart in memory.
+#[derive(Debug, Default)]
+struct Reach {
+    /// The receiver each distance was measured to (`u32::MAX`: none yet).
+    to: Vec<u32>,
+    /// The distances, metres (stale where `to` is not the node's receiver).
+    metres: Vec<f64>,
+}
+
+impl Reach {
+    /// Measures again the distances to `receivers` (one per node of `topo`) that changed.
+    fn update<T: Topology>(&mut self, topo: &T, receivers: &[Outlet]) {
+        const CHUNK: usize = 4096;
+        if self.to.len() != topo.len() {
+            self.to = vec![u32::MAX; topo.len()];
+            self.metres = vec![0.0; topo.len()];
+        }
+        let chunks = self.to.par_chunks_mut(CHUNK).zip(self.metres.par_chunks_mut(CHUNK));
+        chunks.enumerate().for_each(|(chunk, (to, metres))| {
+            let first = chunk * CHUNK;
+            let nodes = receivers[first..].iter().zip(to.iter_mut().zip(metres)).enumerate();
+            for (k, (o, (to, d))) in nodes {
+                if let Outlet::Flows(r) = o {
+                    if *to != r.0 {
+                        *to = r.0;
+                        *d = topo.distance_m(first + k, r.index());
+                    }
+                }
+            }
+        });
+    }
 }
 
 /// The most explicit diffusion sub-steps in one erosion step.
@@ -417,6 +463,30 @@ mod tests {
 
     fn edge_outlets() -> DrainageParams {
         DrainageParams::outlets(None, true)
+    }
+
+    /// Each node's distance is to its receiver of the latest step, also where the receiver
+    /// changed between steps or the node had none before.
+    #[test]
+    fn reach_measures_to_the_latest_receivers() {
+        use crate::ground::topology::NodeId;
+        let grid = Grid { width: 3, height: 3, cell_m: 2.0 };
+        let flows = |r: u32| Outlet::Flows(NodeId(r));
+        let first =
+            [flows(1), Outlet::Sink, flows(1), flows(4), flows(1), flows(4), flows(4), flows(4), flows(4)];
+        let mut reach = Reach::default();
+        reach.update(&grid, &first);
+        let diagonal = 2.0 * std::f64::consts::SQRT_2;
+        assert_eq!(reach.metres[0], 2.0, "to the side");
+        assert_eq!(reach.metres[6], diagonal, "across the corner");
+        // Node 0 turns to the corner across from it, node 1 gains a receiver.
+        let second =
+            [flows(4), flows(4), flows(1), flows(4), flows(1), flows(4), flows(4), flows(4), flows(4)];
+        reach.update(&grid, &second);
+        for (i, o) in second.iter().enumerate() {
+            let Outlet::Flows(r) = o else { unreachable!() };
+            assert_eq!(reach.metres[i], grid.distance_m(i, r.index()), "node {i}");
+        }
     }
 
     /// One step of `model` on `grid` draining to its edge, the same uplift everywhere.
