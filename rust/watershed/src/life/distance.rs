@@ -265,6 +265,25 @@ mod tests {
         assert!(costs.iter().zip(&start).any(|(c, s)| c.is_finite() && s.is_infinite()), "land is reached");
     }
 
+    /// Free sources named by a test read the same straight field, bit for bit, as the same
+    /// sources written out as costs of 0 and infinity.
+    #[test]
+    fn free_sources_read_as_their_costs_would() {
+        let lattice = FibonacciLattice::new(20_000, 1000.0);
+        let is_source = |i: usize| lattice.positions()[i].x > 0.7 || i.is_multiple_of(997);
+        let costs: Vec<f64> =
+            (0..lattice.len()).map(|i| if is_source(i) { 0.0 } else { f64::INFINITY }).collect();
+        let read = |i: usize| i % 3 != 2;
+        let field = |start| StraightField::new(&lattice, start, 120.0, &read, 5_000);
+        let (free, written) = (field(Starts::Free(Box::new(is_source))), field(Starts::Costs(costs)));
+        let bits = |f: &StraightField| -> Vec<(u64, u32)> {
+            (0..lattice.len()).map(|i| f.at(i)).map(|(c, s)| (c.to_bits(), s)).collect()
+        };
+        let (free_bits, written_bits) = (bits(&free), bits(&written));
+        assert_eq!(free_bits, written_bits);
+        assert!(written_bits.iter().any(|&(c, _)| c != 0 && c != f64::INFINITY.to_bits()), "land is reached");
+    }
+
     #[test]
     fn straight_distances_stretched_keep_the_walks_size() {
         let lattice = FibonacciLattice::new(90_000, 10_000.0);
