@@ -29,7 +29,7 @@ const PINNED_LAKE_SHORES: &[(&str, usize)] = &[
     ("dry_moon", 0),
     ("ocean_world", 0),
     ("ashfall", 0),
-    ("redmesa", 8),
+    ("redmesa", 4),
     ("frostline", 0),
     ("pebble", 0),
     ("archipelago", 1),
