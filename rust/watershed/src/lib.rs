@@ -120,9 +120,8 @@ pub use erosion::{ErosionReport, FrameSink};
 // 5. carve: channels, and the terrain they make
 pub use carve::terrain::Terrain;
 pub use carve::{
-    Carve, CarveParams, CarveStats, Reach, ReachEnd, ReachId, BANK_MARGIN_M, BANK_REFINE_M, BANK_SPACING_M,
-    BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M, SILL_DEPTH_M,
-    SILL_SLOPE,
+    Carve, CarveParams, CarveStats, Reach, ReachEnd, ReachId, BANK_REFINE_M, BANK_SPACING_M, BED_STEP_M,
+    FALL_DROP_M, MAX_FACE_SLOPE, MIN_BED_PIECES, OVERLAP_M, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
 };
 
 // 6. water: levels, the world's water, heightmap worlds

@@ -4,8 +4,8 @@
 //! settled joins and the face limit, and last the reaches themselves.
 
 use super::{
-    profile_at, Reach, ReachEnd, BANK_MARGIN_M, BANK_REFINE_M, BANK_SPACING_M, BED_STEP_M, FALL_DROP_M,
-    MAX_FACE_SLOPE, MIN_BED_PIECES, MIN_DEPTH_FRACTION, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
+    profile_at, Reach, ReachEnd, BANK_REFINE_M, BANK_SPACING_M, BED_STEP_M, FALL_DROP_M, MAX_FACE_SLOPE,
+    MIN_BED_PIECES, MIN_DEPTH_FRACTION, SETTLE_MARGIN_M, SILL_DEPTH_M, SILL_SLOPE,
 };
 use crate::drainage::{Drainage, NodeKind};
 use crate::ground::surface::Surface;
@@ -164,11 +164,13 @@ pub(super) fn natural_under_beds<S: Surface>(layout: &Layout<S>) -> AlongReaches
         .collect()
 }
 
-/// The lower natural ground beside every channel, `BANK_MARGIN_M` past either bank edge:
-/// read every `BANK_SPACING_M` along it (the first result, per reach), and beside every bed
-/// point (the second). A bed is cut a channel's depth under the readings, so on a slope
-/// across the stream the water stays inside its banks; the water is capped under the ground
-/// beside each bed point. Beside a bed point the readings are interpolated, except between
+/// The lower natural ground at either bank edge of every channel: read every
+/// `BANK_SPACING_M` along it (the first result, per reach), and beside every bed point (the
+/// second). A bed is cut a channel's depth under the readings, so on a slope across the
+/// stream the water stays inside its banks; the water is capped under the ground at the
+/// edge beside each bed point, where its surface ends (the channel's bell), so it meets the
+/// ground there and never ends in a wall over a hollow inside the channel's width (beside
+/// its centre line, as finer lattices resolve them). Beside a bed point the readings are interpolated, except between
 /// two that differ by more than `BANK_REFINE_M` beyond what the river falls between them:
 /// there a straight line can bridge a hollow beside the channel (a trough a few metres wide
 /// between two cliff bands), so the ground is read there too.
@@ -179,7 +181,7 @@ pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongR
         .par_iter()
         .map(|&i| {
             let (a, b) = (layout.position(i), layout.position(layout.receiver(i)));
-            let edge = layout.sizing.half_width(layout.drainage.catchment_m2[i]) + BANK_MARGIN_M;
+            let edge = layout.sizing.half_width(layout.drainage.catchment_m2[i]);
             let side = surface.metre_across(a, b);
             let count = ((layout.length(i) / BANK_SPACING_M).ceil() as usize).max(1);
             let pieces = layout.pieces(i);
@@ -403,7 +405,7 @@ mod tests {
                 assert_eq!(last, layout.pieces(i), "reach {k}: one bank beside every bed point");
                 let (a, b) = (layout.position(i), layout.position(layout.receiver(i)));
                 let side = surface.metre_across(a, b);
-                let edge = layout.sizing.half_width(drainage.catchment_m2[i]) + BANK_MARGIN_M;
+                let edge = layout.sizing.half_width(drainage.catchment_m2[i]);
                 for (p, &low) in beside[k].iter().enumerate() {
                     let t = p as f64 / last as f64;
                     let span = ((t * count as f64).floor() as usize).min(count - 1);

@@ -78,8 +78,8 @@ pub struct Reach {
     pub beds: Vec<f64>,
     /// Natural ground (before carving) under each bed point, metres above the datum.
     pub banks: Vec<f64>,
-    /// The lower natural ground beside the channel, [`BANK_MARGIN_M`] past either bank
-    /// edge, beside each bed point (one per bed point), metres above the datum: read every
+    /// The lower natural ground at the channel's two bank edges, where its water's edge
+    /// may fall, beside each bed point (one per bed point), metres above the datum: read every
     /// [`BANK_SPACING_M`] and interpolated between, except between readings that differ by
     /// more than [`BANK_REFINE_M`], where it is read beside every bed point.
     pub low_banks: Vec<f64>,
@@ -206,9 +206,6 @@ pub const BANK_SPACING_M: f64 = 4.0;
 /// metres. A steep or broken bank (a trough between two cliff bands a few metres wide) is
 /// where a straight line between readings bridges ground metres lower.
 pub const BANK_REFINE_M: f64 = 1.0;
-/// Beside a channel the ground is read this far past each bank edge, metres: just beyond
-/// where the water's edge may fall.
-pub const BANK_MARGIN_M: f64 = 1.0;
 
 /// Counts for reports and the carve tests. Its serde form is the one schema of these names:
 /// `report.json`'s `carve`.
