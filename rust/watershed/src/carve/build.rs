@@ -170,10 +170,11 @@ pub(super) fn natural_under_beds<S: Surface>(layout: &Layout<S>) -> AlongReaches
 /// stream the water stays inside its banks; the water is capped under the ground at the
 /// edge beside each bed point, where its surface ends (the channel's bell), so it meets the
 /// ground there and never ends in a wall over a hollow inside the channel's width (beside
-/// its centre line, as finer lattices resolve them). Beside a bed point the readings are interpolated, except between
-/// two that differ by more than `BANK_REFINE_M` beyond what the river falls between them:
-/// there a straight line can bridge a hollow beside the channel (a trough a few metres wide
-/// between two cliff bands), so the ground is read there too.
+/// its centre line, as finer lattices resolve them). Beside a bed point the readings are
+/// interpolated, except between two that differ by more than `BANK_REFINE_M` beyond what
+/// the river falls between them: there a straight line can bridge a hollow beside the
+/// channel (a trough a few metres wide between two cliff bands), so the ground is read
+/// there too.
 pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongReaches) {
     let surface = layout.surface;
     layout
