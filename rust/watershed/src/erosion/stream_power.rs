@@ -119,7 +119,7 @@ pub(crate) struct StepBuffers {
     fixed: Vec<bool>,
     other: Vec<f64>,
     inverse_squares: InverseSquares,
-    reach: Reach,
+    distances: ReceiverDistances,
     /// The largest diffusion stiffness of the whole surface, per m², when the steps run on
     /// part of it: the sub-steps are those of the whole.
     pub(crate) whole_stiffness: Option<f64>,
@@ -143,7 +143,7 @@ pub(crate) fn stream_power_step<T: Topology>(
         fixed,
         other,
         inverse_squares,
-        reach,
+        distances,
         whole_stiffness,
     } = buffers;
     debug_assert!(
@@ -154,8 +154,8 @@ pub(crate) fn stream_power_step<T: Topology>(
     let (receivers, filled_m) = router.receivers(topo, heights, outlets, order);
     order_and_catchment_into(topo, receivers, order, incision, scratch);
     let dt = model.dt_yr;
-    reach.update(topo, receivers);
-    incision_factors(receivers, model, reach, incision);
+    distances.update(topo, receivers);
+    incision_factors(receivers, model, distances, incision);
     for i in order.iter().rev().map(|&i| i as usize) {
         let Outlet::Flows(r) = receivers[i] else { continue };
         if tectonics.holds(i) {
@@ -195,10 +195,15 @@ pub(crate) fn stream_power_step<T: Topology>(
 
 /// Each node's catchment `A` (m², one per node in `incision`) turned in place into its
 /// incision factor `K·dt·max(A, channel head)^m / d`, d its distance to its receiver
-/// (metres, from `reach`); 0 where it has no receiver. The power is the square root,
+/// (metres, from `distances`); 0 where it has no receiver. The power is the square root,
 /// correctly rounded on every machine, for the usual `m = 0.5`. Worked out in node order
 /// beside one another, so the receiver-order walk reads one number per node.
-fn incision_factors(receivers: &[Outlet], model: &StreamPower, reach: &Reach, incision: &mut [f64]) {
+fn incision_factors(
+    receivers: &[Outlet],
+    model: &StreamPower,
+    distances: &ReceiverDistances,
+    incision: &mut [f64],
+) {
     const CHUNK: usize = 4096;
     let kdt = model.k * model.dt_yr;
     incision.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, out)| {
@@ -210,7 +215,7 @@ fn incision_factors(receivers: &[Outlet], model: &StreamPower, reach: &Reach, in
         } else {
             out.iter_mut().for_each(|f| *f = libm::pow(f.max(head), model.m));
         }
-        for ((f, o), d) in out.iter_mut().zip(&receivers[first..]).zip(&reach.metres[first..]) {
+        for ((f, o), d) in out.iter_mut().zip(&receivers[first..]).zip(&distances.metres[first..]) {
             *f = match o {
                 Outlet::Flows(_) => kdt * *f / d,
                 _ => 0.0,
@@ -223,14 +228,14 @@ fn incision_factors(receivers: &[Outlet], model: &StreamPower, reach: &Reach, in
 /// it was measured to: most receivers stay from one step to the next, and on a large surface
 /// a distance costs two reads far apart in memory.
 #[derive(Debug, Default)]
-struct Reach {
+struct ReceiverDistances {
     /// The receiver each distance was measured to (`u32::MAX`: none yet).
     to: Vec<u32>,
     /// The distances, metres (stale where `to` is not the node's receiver).
     metres: Vec<f64>,
 }
 
-impl Reach {
+impl ReceiverDistances {
     /// Measures again the distances to `receivers` (one per node of `topo`) that changed.
     fn update<T: Topology>(&mut self, topo: &T, receivers: &[Outlet]) {
         const CHUNK: usize = 4096;
@@ -468,24 +473,24 @@ mod tests {
     /// Each node's distance is to its receiver of the latest step, also where the receiver
     /// changed between steps or the node had none before.
     #[test]
-    fn reach_measures_to_the_latest_receivers() {
+    fn receiver_distances_are_to_the_latest_receivers() {
         use crate::ground::topology::NodeId;
         let grid = Grid { width: 3, height: 3, cell_m: 2.0 };
         let flows = |r: u32| Outlet::Flows(NodeId(r));
         let first =
             [flows(1), Outlet::Sink, flows(1), flows(4), flows(1), flows(4), flows(4), flows(4), flows(4)];
-        let mut reach = Reach::default();
-        reach.update(&grid, &first);
+        let mut distances = ReceiverDistances::default();
+        distances.update(&grid, &first);
         let diagonal = 2.0 * std::f64::consts::SQRT_2;
-        assert_eq!(reach.metres[0], 2.0, "to the side");
-        assert_eq!(reach.metres[6], diagonal, "across the corner");
+        assert_eq!(distances.metres[0], 2.0, "to the side");
+        assert_eq!(distances.metres[6], diagonal, "across the corner");
         // Node 0 turns to the corner across from it, node 1 gains a receiver.
         let second =
             [flows(4), flows(4), flows(1), flows(4), flows(1), flows(4), flows(4), flows(4), flows(4)];
-        reach.update(&grid, &second);
+        distances.update(&grid, &second);
         for (i, o) in second.iter().enumerate() {
             let Outlet::Flows(r) = o else { unreachable!() };
-            assert_eq!(reach.metres[i], grid.distance_m(i, r.index()), "node {i}");
+            assert_eq!(distances.metres[i], grid.distance_m(i, r.index()), "node {i}");
         }
     }
 
