@@ -10,6 +10,7 @@ use super::{
 use crate::drainage::{Drainage, NodeKind};
 use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
+use crate::math::geometry::cell_edge_towards;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -164,7 +165,7 @@ pub(super) fn natural_under_beds<S: Surface>(layout: &Layout<S>) -> AlongReaches
         .collect()
 }
 
-/// The lower natural ground at either bank edge of every channel: read every
+/// The lower bank (see [`bank_at`]) at either edge of every channel: read every
 /// `BANK_SPACING_M` along it (the first result, per reach), and beside every bed point (the
 /// second). A bed is cut a channel's depth under the readings, so on a slope across the
 /// stream the water stays inside its banks; the water is capped under the ground at the
@@ -196,7 +197,7 @@ pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongR
                 for (n, x) in near.iter_mut().zip([edge, -edge]) {
                     let p = surface.onto(a + (b - a) * t + side * x);
                     *n = surface.nearest_node_from(p, *n);
-                    low = low.min(surface.natural_near(p, *n));
+                    low = low.min(bank_at(surface, layout.drainage, p, *n, i));
                 }
                 low
             };
@@ -214,6 +215,34 @@ pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongR
             (read, beside_beds)
         })
         .unzip()
+}
+
+/// The bank at `p` (nearest node `n`) of the channel leaving node `from`, metres: the
+/// natural ground, or the level of a lake standing over it when higher (the lake at `n`, or
+/// at a neighbour whose water reaches `p` without crossing higher ground), unless the lake
+/// spills over `from` or, on its side away from the lake, over `n`: past its outlet the
+/// water is the river's. A bank under a lake is the lake's surface: a channel cut a depth
+/// under the ground there would drain the lake sideways, its water standing beside the
+/// lake metres below it.
+fn bank_at<S: Surface>(surface: &S, drainage: &Drainage, p: DVec3, n: usize, from: usize) -> f64 {
+    let ground = surface.natural_near(p, n);
+    let lake_over = |j: usize| {
+        let spills_here = || {
+            let lake = &drainage.lakes[drainage.lake_id[j] as usize - 1];
+            lake.outlet.receiver().map(NodeId::index).is_some_and(|o| {
+                let (at_n, at_j) = (surface.position(n), surface.position(j));
+                o == from || (o == n && (p - at_n).dot(at_j - at_n) < 0.0)
+            })
+        };
+        (drainage.kind[j] == NodeKind::Lake && !spills_here())
+            .then(|| drainage.water_level_m(j))
+            .filter(|&l| l > ground)
+    };
+    let beside = surface.neighbors(n).filter_map(|j| {
+        let edge = cell_edge_towards(p, surface.position(n), surface.position(j));
+        lake_over(j).filter(|&level| surface.stays_under(p, edge, level))
+    });
+    lake_over(n).into_iter().chain(beside).fold(ground, f64::max)
 }
 
 /// The beds cut upstream first: each follows the natural ground down, a channel's depth
@@ -378,6 +407,7 @@ mod tests {
     use crate::carve::terrain::Terrain;
     use crate::carve::{Carve, CarveParams};
     use crate::ground::surface::PlanetSurface;
+    use crate::ground::topology::Topology;
     use crate::testkit::{self, QUICK_WORLD};
 
     /// Beside every bed point the water's bank is the straight line between the readings
@@ -423,6 +453,46 @@ mod tests {
                 }
             }
             assert!(refined > 0, "the quick world has banks steep enough to be read at every bed point");
+        });
+    }
+
+    /// A bank under a lake reads the lake's level: in a lake node's cell, and in a dry
+    /// neighbour's cell where the lake's water reaches it; the natural ground elsewhere and
+    /// on the river leaving the lake.
+    #[test]
+    fn a_bank_under_a_lake_reads_the_lake() {
+        on_quick_layout(|terrain, _| {
+            let surface = terrain.surface();
+            let d = &terrain.drainage;
+            let at = |i: usize| surface.position(i);
+            let lake_nodes: Vec<usize> = (0..d.kind.len()).filter(|&i| d.kind[i] == NodeKind::Lake).collect();
+            assert!(!lake_nodes.is_empty(), "the quick world has a lake");
+            let (mut lifted, mut shore) = (0, 0);
+            for &j in &lake_nodes {
+                let level = d.water_level_m(j);
+                let outlet = d.lakes[d.lake_id[j] as usize - 1].outlet.receiver().map(NodeId::index);
+                assert!(bank_at(&surface, d, at(j), j, usize::MAX) >= level, "lake node {j}");
+                for n in surface.neighbors(j).filter(|&n| d.kind[n] != NodeKind::Lake) {
+                    // Just inside the dry neighbour's cell, towards the lake.
+                    let p = surface.onto(at(n) * 0.55 + at(j) * 0.45);
+                    let natural = surface.natural_at(p);
+                    let bank = bank_at(&surface, d, p, n, usize::MAX);
+                    assert!(bank == natural || bank >= level, "node {n}: {bank} m, ground {natural} m");
+                    shore += 1;
+                    lifted += usize::from(natural < level && bank >= level);
+                    if let Some(o) = outlet {
+                        assert_eq!(bank_at(&surface, d, p, n, o), natural, "the river leaving the lake");
+                    }
+                }
+            }
+            assert!(lifted > 0 && lifted < shore, "some of {shore} shore points under the lake: {lifted}");
+            let far = (0..d.kind.len())
+                .filter(|&i| surface.neighbors(i).chain([i]).all(|j| d.kind[j] != NodeKind::Lake))
+                .step_by(97);
+            for i in far {
+                let p = surface.onto(at(i) * 0.7 + at(surface.neighbors(i).next().unwrap_or(i)) * 0.3);
+                assert_eq!(bank_at(&surface, d, p, i, usize::MAX), surface.natural_at(p), "dry node {i}");
+            }
         });
     }
 

@@ -10,6 +10,9 @@ use crate::ground::topology::Topology;
 use crate::math::sphere;
 use glam::DVec3;
 
+/// How far apart [`Surface::stays_under`] reads the ground, metres.
+pub const LAKE_REACH_STEP_M: f64 = 4.0;
+
 /// A ground surface: a [`Topology`] whose nodes have positions and whose natural ground
 /// can be read anywhere on it.
 ///
@@ -53,6 +56,15 @@ pub trait Surface: Topology {
 
     /// The point of the surface under `p` (normalised on the sphere, flattened on a grid).
     fn onto(&self, p: DVec3) -> DVec3;
+
+    /// Whether the natural ground stays under `level_m` all the way from `p` to `to` (read
+    /// every `LAKE_REACH_STEP_M`, the ends excepted): water at that level at `to` reaches
+    /// `p` without crossing a rim.
+    fn stays_under(&self, p: DVec3, to: DVec3, level_m: f64) -> bool {
+        let length_m = (to - p).length() * self.metres_per_unit();
+        let steps = (length_m / LAKE_REACH_STEP_M).ceil().max(1.0) as usize;
+        (1..steps).all(|k| self.natural_at(self.onto(p + (to - p) * (k as f64 / steps as f64))) < level_m)
+    }
 }
 
 /// The planet: its Fibonacci lattice and its ground field.

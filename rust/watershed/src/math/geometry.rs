@@ -1,5 +1,5 @@
 //! Small geometry the stages share: where a point falls along a reach's chord, the cosine
-//! bell of a channel's cross-section, and the Hermite step.
+//! bell of a channel's cross-section, the Hermite step and the edge between two nodes' cells.
 
 use glam::DVec3;
 
@@ -91,9 +91,18 @@ pub(crate) fn csr<I: Iterator<Item = (usize, u32)>>(rows: usize, pairs: impl Fn(
     Rows { offsets, values }
 }
 
+/// Where the line from `p` (in the cell of the node at `own`) to the node at `other` crosses
+/// into that node's half: equally far from both nodes.
+pub(crate) fn cell_edge_towards(p: DVec3, own: DVec3, other: DVec3) -> DVec3 {
+    let u = other - p;
+    let t = (p.distance_squared(other) - p.distance_squared(own)) / (2.0 * u.dot(other - own));
+    p + u * if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::sphere;
 
     #[test]
     fn a_point_projects_onto_the_segment_and_past_its_ends() {
@@ -133,5 +142,21 @@ mod tests {
             assert_eq!(bell(x).to_bits(), formula.to_bits(), "at {x}");
         }
         assert_eq!(smoothstep(0.0, 2.0, 1.0), 0.5);
+    }
+
+    #[test]
+    fn the_cell_edge_is_equally_far_from_both_nodes() {
+        let (own, other) =
+            (sphere::unit(DVec3::new(0.0, 0.0, 1.0)), sphere::unit(DVec3::new(0.02, 0.0, 1.0)));
+        for p in [DVec3::new(0.001, 0.003, 1.0), DVec3::new(-0.004, -0.002, 1.0), DVec3::new(0.009, 0.0, 1.0)]
+        {
+            let p = sphere::unit(p);
+            let edge = cell_edge_towards(p, own, other);
+            assert!((edge.distance(own) - edge.distance(other)).abs() < 1e-12, "{p:?} -> {edge:?}");
+            assert!((edge - p).cross(other - p).length() < 1e-12, "on the line from p to the node");
+        }
+        // Already past the edge: the point itself.
+        let past = sphere::unit(DVec3::new(0.015, 0.0, 1.0));
+        assert_eq!(cell_edge_towards(past, own, other), past);
     }
 }

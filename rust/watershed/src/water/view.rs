@@ -6,12 +6,9 @@ use crate::carve::Carve;
 use crate::drainage::{Drainage, NodeKind};
 use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
-use crate::math::geometry::{chord_fraction, segment_projection};
+use crate::math::geometry::{cell_edge_towards, chord_fraction, segment_projection};
 use crate::water::levels::{reach_contribution, Body, Water, WaterLevels, SEA_CLEARANCE_M};
 use glam::DVec3;
-
-/// How far apart the ground is read between a point and a lake's node, metres.
-pub const LAKE_REACH_STEP_M: f64 = 4.0;
 
 /// A solved surface and its water table, read at points.
 #[derive(Debug, Clone, Copy)]
@@ -120,31 +117,18 @@ impl<S: Surface> WaterView<'_, S> {
             .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m(j)) && !past_outlet(j))
             .filter(|&j| {
                 let toward = cell_edge_towards(p, at(node), at(j));
-                self.under_water_between(p, toward, d.water_level_m(j))
+                self.surface.stays_under(p, toward, d.water_level_m(j))
             })
             .map(|j| d.water_level_m(j));
         near.iter()
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
             .filter(|&(r, lake)| {
                 let (t, _) = segment_projection(r.start, r.end, p);
-                shows(lake) && self.under_water_between(p, r.chord_point(t), lake)
+                shows(lake) && self.surface.stays_under(p, r.chord_point(t), lake)
             })
             .map(|(_, lake)| lake)
             .chain(beside)
             .reduce(f64::max)
-    }
-
-    /// Whether the natural ground stays under `level_m` all the way from `p` to `to` (read
-    /// every [`LAKE_REACH_STEP_M`], the ends excepted): water at that level at `to` reaches
-    /// `p` without crossing a rim. Channels do not count: a lake's outlet is cut through its
-    /// rim, but the lake stands at the rim's level.
-    fn under_water_between(&self, p: DVec3, to: DVec3, level_m: f64) -> bool {
-        let length_m = (to - p).length() * self.surface.metres_per_unit();
-        let steps = (length_m / LAKE_REACH_STEP_M).ceil().max(1.0) as usize;
-        (1..steps).all(|k| {
-            let between = self.surface.onto(p + (to - p) * (k as f64 / steps as f64));
-            self.surface.natural_at(between) < level_m
-        })
     }
 
     /// The river level at `p`: the bell-weighted average of the level profiles of the
@@ -190,35 +174,5 @@ fn water_over(ground_m: f64, river: Option<f64>, lake: Option<f64>) -> Option<Wa
         (_, Some(l)) if l > ground_m => Some(Water { level_m: l, body: Body::Lake }),
         (Some(r), _) if r > ground_m => Some(Water { level_m: r, body: Body::River }),
         _ => None,
-    }
-}
-
-/// Where the line from `p` (in the cell of the node at `own`) to the node at `other` crosses
-/// into that node's half: equally far from both nodes.
-fn cell_edge_towards(p: DVec3, own: DVec3, other: DVec3) -> DVec3 {
-    let u = other - p;
-    let t = (p.distance_squared(other) - p.distance_squared(own)) / (2.0 * u.dot(other - own));
-    p + u * if t.is_finite() { t.clamp(0.0, 1.0) } else { 1.0 }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::math::sphere;
-
-    #[test]
-    fn the_cell_edge_is_equally_far_from_both_nodes() {
-        let (own, other) =
-            (sphere::unit(DVec3::new(0.0, 0.0, 1.0)), sphere::unit(DVec3::new(0.02, 0.0, 1.0)));
-        for p in [DVec3::new(0.001, 0.003, 1.0), DVec3::new(-0.004, -0.002, 1.0), DVec3::new(0.009, 0.0, 1.0)]
-        {
-            let p = sphere::unit(p);
-            let edge = cell_edge_towards(p, own, other);
-            assert!((edge.distance(own) - edge.distance(other)).abs() < 1e-12, "{p:?} -> {edge:?}");
-            assert!((edge - p).cross(other - p).length() < 1e-12, "on the line from p to the node");
-        }
-        // Already past the edge: the point itself.
-        let past = sphere::unit(DVec3::new(0.015, 0.0, 1.0));
-        assert_eq!(cell_edge_towards(past, own, other), past);
     }
 }
