@@ -239,8 +239,10 @@ fn bank_at<S: Surface>(surface: &S, drainage: &Drainage, p: DVec3, n: usize, fro
             .filter(|&l| l > ground)
     };
     let beside = surface.neighbors(n).filter_map(|j| {
-        let edge = cell_edge_towards(p, surface.position(n), surface.position(j));
-        lake_over(j).filter(|&level| surface.stays_under(p, edge, level))
+        let reaches = |&level: &f64| {
+            surface.stays_under(p, cell_edge_towards(p, surface.position(n), surface.position(j)), level)
+        };
+        lake_over(j).filter(reaches)
     });
     lake_over(n).into_iter().chain(beside).fold(ground, f64::max)
 }
