@@ -10,7 +10,6 @@ use super::{
 use crate::drainage::{Drainage, NodeKind};
 use crate::ground::surface::Surface;
 use crate::ground::topology::NodeId;
-use crate::math::geometry::cell_edge_towards;
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -226,25 +225,11 @@ pub(super) fn low_banks<S: Surface>(layout: &Layout<S>) -> (AlongReaches, AlongR
 /// lake metres below it.
 fn bank_at<S: Surface>(surface: &S, drainage: &Drainage, p: DVec3, n: usize, from: usize) -> f64 {
     let ground = surface.natural_near(p, n);
-    let lake_over = |j: usize| {
-        let spills_here = || {
-            let lake = &drainage.lakes[drainage.lake_id[j] as usize - 1];
-            lake.outlet.receiver().map(NodeId::index).is_some_and(|o| {
-                let (at_n, at_j) = (surface.position(n), surface.position(j));
-                o == from || (o == n && (p - at_n).dot(at_j - at_n) < 0.0)
-            })
-        };
-        (drainage.kind[j] == NodeKind::Lake && !spills_here())
-            .then(|| drainage.water_level_m(j))
-            .filter(|&l| l > ground)
-    };
-    let beside = surface.neighbors(n).filter_map(|j| {
-        let reaches = |&level: &f64| {
-            surface.stays_under(p, cell_edge_towards(p, surface.position(n), surface.position(j)), level)
-        };
-        lake_over(j).filter(reaches)
-    });
-    lake_over(n).into_iter().chain(beside).fold(ground, f64::max)
+    let over_bank = |level: f64, outlet: Option<usize>| level > ground && outlet != Some(from);
+    let own = (drainage.kind[n] == NodeKind::Lake)
+        .then(|| drainage.water_level_m(n))
+        .filter(|&level| over_bank(level, drainage.lake_outlet(n)));
+    own.into_iter().chain(drainage.lakes_beside(surface, p, n, over_bank)).fold(ground, f64::max)
 }
 
 /// The beds cut upstream first: each follows the natural ground down, a channel's depth
@@ -472,7 +457,7 @@ mod tests {
             let (mut lifted, mut shore) = (0, 0);
             for &j in &lake_nodes {
                 let level = d.water_level_m(j);
-                let outlet = d.lakes[d.lake_id[j] as usize - 1].outlet.receiver().map(NodeId::index);
+                let outlet = d.lake_outlet(j);
                 assert!(bank_at(&surface, d, at(j), j, usize::MAX) >= level, "lake node {j}");
                 for n in surface.neighbors(j).filter(|&n| d.kind[n] != NodeKind::Lake) {
                     // Just inside the dry neighbour's cell, towards the lake.

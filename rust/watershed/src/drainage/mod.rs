@@ -15,6 +15,7 @@ mod order;
 mod radix;
 mod rivers;
 mod routing;
+mod shores;
 mod types;
 pub(crate) mod walk;
 

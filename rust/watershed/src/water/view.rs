@@ -5,8 +5,7 @@
 use crate::carve::Carve;
 use crate::drainage::{Drainage, NodeKind};
 use crate::ground::surface::Surface;
-use crate::ground::topology::NodeId;
-use crate::math::geometry::{cell_edge_towards, chord_fraction, segment_projection};
+use crate::math::geometry::{chord_fraction, segment_projection};
 use crate::water::levels::{reach_contribution, Body, Water, WaterLevels, SEA_CLEARANCE_M};
 use glam::DVec3;
 
@@ -96,30 +95,18 @@ impl<S: Surface> WaterView<'_, S> {
         // Only a lake above both the ground and the river here can show: skip the others
         // before walking the ground between.
         let shows = |lake: f64| lake > ground_m && river_m.is_none_or(|r| lake >= r);
-        // Past the node a lake spills over the water is no longer the lake's: not down the
-        // channel leaving it (the river's), nor on the side of that node away from the lake
-        // (the ground falls away from the rim).
-        let at = |i: usize| self.surface.position(i);
+        // Past the node a lake spills over the water down the channel leaving it is the
+        // river's (and `lakes_beside` leaves out that node's side away from the lake).
         let scale = self.surface.metres_per_unit();
-        let past_outlet = |j: usize| {
-            let Some(outlet) = d.lakes[d.lake_id[j] as usize - 1].outlet.receiver().map(NodeId::index) else {
-                return false;
-            };
-            let over_rim = outlet == node && (p - at(node)).dot(at(j) - at(node)) < 0.0;
-            over_rim
-                || near.iter().map(|&id| &self.carve.reaches[id as usize]).any(|r| {
-                    r.from.index() == outlet
-                        && chord_fraction(r.start, r.end, p) > 0.0
-                        && segment_projection(r.start, r.end, p).1 * scale < r.half_width_m
-                })
-        };
-        let beside = (self.surface.neighbors(node))
-            .filter(|&j| d.kind[j] == NodeKind::Lake && shows(d.water_level_m(j)) && !past_outlet(j))
-            .filter(|&j| {
-                let toward = cell_edge_towards(p, at(node), at(j));
-                self.surface.stays_under(p, toward, d.water_level_m(j))
+        let down_outlet = |outlet: Option<usize>| {
+            near.iter().map(|&id| &self.carve.reaches[id as usize]).any(|r| {
+                outlet == Some(r.from.index())
+                    && chord_fraction(r.start, r.end, p) > 0.0
+                    && segment_projection(r.start, r.end, p).1 * scale < r.half_width_m
             })
-            .map(|j| d.water_level_m(j));
+        };
+        let beside =
+            d.lakes_beside(&self.surface, p, node, |lake, outlet| shows(lake) && !down_outlet(outlet));
         near.iter()
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
             .filter(|&(r, lake)| {
