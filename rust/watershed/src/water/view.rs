@@ -79,7 +79,8 @@ impl<S: Surface> WaterView<'_, S> {
     /// and no river stands higher, a lake at a neighbouring node (not past the node it
     /// spills over: down the channel leaving it, or beyond its rim) or a lake holding up a
     /// river in `near` (see [`WaterLevels::lake_held`]) whose water reaches `p` from that
-    /// node's cell or the river's centre line without crossing higher ground.
+    /// node's cell (over natural ground under it, see [`Drainage::lakes_beside`]) or the
+    /// river's centre line without crossing higher ground.
     pub fn lake_level(
         &self,
         p: DVec3,
