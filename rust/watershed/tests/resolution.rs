@@ -3,7 +3,7 @@
 //! seeds.
 
 use proptest::prelude::*;
-use watershed::testkit::{world, QUICK_WORLD};
+use watershed::testkit::{shipped, world, QUICK_WORLD};
 use watershed::{water_stats, World};
 
 /// What is compared across sizes.
@@ -76,4 +76,26 @@ fn a_finer_lattice_keeps_the_main_rivers() {
     }
     assert!(4 * same_catchment >= 3 * pairs, "{same_catchment} of {pairs} within a tenth: {seen:?}");
     assert!(8 * lower_order <= pairs, "{lower_order} of {pairs} lower in order: {seen:?}");
+}
+
+/// Every shipped world at the smallest lattices it may have (1,000 and 3,000 nodes, where a
+/// reach runs for kilometres and falls at its end down faces the next reach's cut reaches
+/// back into) drains downhill and its water fits the ground: no bank or shore walls, and
+/// river surfaces that fall only where the bed or the carved ground under them falls.
+#[test]
+fn every_shipped_world_fits_its_water_at_the_smallest_sizes() {
+    let mut misfits = Vec::new();
+    for mut settings in shipped().worlds {
+        for nodes in [1_000, 3_000] {
+            settings.lattice_nodes = nodes;
+            let built = World::build(&settings);
+            let w = water_stats(&built);
+            let found =
+                [built.terrain.drainage.stats.uphill, w.bank_mismatches, w.lake_shore_mismatches, w.steps];
+            if found != [0; 4] {
+                misfits.push((settings.name.clone(), nodes, found, w.worst_step_m));
+            }
+        }
+    }
+    assert!(misfits.is_empty(), "(world, nodes, [uphill, bank, shore, step], worst step m): {misfits:?}");
 }

@@ -222,8 +222,8 @@ fn over_edge(
 /// shore walk); a wall keeps its height whatever the halvings.
 const EDGE_HALVINGS: usize = 5;
 
-/// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart)
-/// of one reach: (mismatches, worst m, steps, worst m).
+/// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart,
+/// beyond what the reach's bed or the carved ground under it falls there) of one reach: (mismatches, worst m, steps, worst m).
 fn reach_water_checks(world: &World, reach: &Reach) -> (usize, f64, usize, f64) {
     let radius = world.terrain.settings.radius_m;
     let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);
@@ -241,21 +241,24 @@ fn reach_water_checks(world: &World, reach: &Reach) -> (usize, f64, usize, f64) 
         }
     }
     let samples = reach.length_m.ceil() as usize;
-    let mut previous: Option<(f64, f64)> = None;
+    let mut previous: Option<(f64, (f64, f64))> = None;
     for k in 0..=samples {
         let t = k as f64 / samples.max(1) as f64;
         let p = reach.point_at(t);
-        let bed = reach.bed_at(t * reach.length_m);
+        let floor = (reach.bed_at(t * reach.length_m), world.terrain.ground(p));
         let level = world.water().at(p).filter(|w| w.body == Body::River).map(|w| w.level_m);
-        if let (Some((a, bed_a)), Some(b)) = (previous, level) {
-            // Down a fall face the water follows the bed; a step is water that does not.
-            let step = ((a - b).abs() - (bed_a - bed).abs()).max(0.0);
+        if let (Some((a, floor_a)), Some(b)) = (previous, level) {
+            // Down a fall face the water follows the bed, and the carved ground where that
+            // falls first (the cut of the face below, or of a channel beside); a step is
+            // water that follows neither.
+            let fall = (floor_a.0 - floor.0).abs().max((floor_a.1 - floor.1).abs());
+            let step = ((a - b).abs() - fall).max(0.0);
             if step > 1.0 {
                 steps += 1;
                 worst_step = worst_step.max(step);
             }
         }
-        previous = level.map(|l| (l, bed));
+        previous = level.map(|l| (l, floor));
     }
     (banks, worst_bank, steps, worst_step)
 }

@@ -102,7 +102,8 @@ pub struct WaterStats {
     /// The worst such difference, metres.
     pub worst_bank_m: f64,
     /// Steps of more than 1 m between neighbouring water samples (1 m apart) along a river,
-    /// beyond what the bed itself drops there (down a fall face the water follows the bed).
+    /// beyond what the bed or the carved ground under it drops there (down a fall face the
+    /// water follows the bed).
     pub steps: usize,
     /// The worst step, metres.
     pub worst_step_m: f64,
