@@ -58,12 +58,17 @@ pub trait Surface: Topology {
     fn onto(&self, p: DVec3) -> DVec3;
 
     /// Whether the natural ground stays under `level_m` all the way from `p` to `to` (read
-    /// every `LAKE_REACH_STEP_M`, the ends excepted): water at that level at `to` reaches
-    /// `p` without crossing a rim.
+    /// every `LAKE_REACH_STEP_M` out from `to`, the ends excepted): water at that level at
+    /// `to` reaches `p` without crossing a rim. Points further out on one line from `to`
+    /// share the readings nearer it, so along that line the water ends where a reading
+    /// meets higher ground, never beyond a rim it was let past.
     fn stays_under(&self, p: DVec3, to: DVec3, level_m: f64) -> bool {
         let length_m = (to - p).length() * self.metres_per_unit();
-        let steps = (length_m / LAKE_REACH_STEP_M).ceil().max(1.0) as usize;
-        (1..steps).all(|k| self.natural_at(self.onto(p + (to - p) * (k as f64 / steps as f64))) < level_m)
+        let readings = (length_m / LAKE_REACH_STEP_M).ceil() as usize;
+        (1..readings).all(|k| {
+            let out_m = k as f64 * LAKE_REACH_STEP_M;
+            self.natural_at(self.onto(to + (p - to) * (out_m / length_m))) < level_m
+        })
     }
 }
 
@@ -254,5 +259,36 @@ mod tests {
         let across = s.metre_across(s.position(0), s.position(2));
         assert_eq!(across.length(), 1.0);
         assert_eq!(across.dot(DVec3::X), 0.0);
+    }
+
+    /// On rough ground (a random height every metre), along any line out from where the
+    /// water stands, the points it reaches come first and the points cut off after: once a
+    /// point is cut off, every point further out is too, so the water never ends in a wall
+    /// where a rim between readings let one point through and not its neighbour.
+    #[test]
+    fn the_water_s_reach_along_a_line_ends_once() {
+        let grid = Grid { width: 96, height: 96, cell_m: 1.0 };
+        let mut state = 0x5EED_u64;
+        let heights: Vec<f64> = (0..grid.width * grid.height)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 11) as f64 / (1u64 << 53) as f64 * 10.0
+            })
+            .collect();
+        let s = GridSurface { grid: &grid, heights: &heights };
+        let (mut cut_off, mut reach_far) = (0, 0);
+        for ray in 0..400 {
+            let to = DVec3::new(20.0 + (ray % 20) as f64 * 2.7, 20.0 + (ray / 20) as f64 * 2.7, 0.0);
+            let angle = ray as f64 * 2.399_963;
+            let out = DVec3::new(angle.cos(), angle.sin(), 0.0);
+            let level = 9.0;
+            let reached: Vec<bool> =
+                (1..=60).map(|k| s.stays_under(to + out * (k as f64 * 0.5), to, level)).collect();
+            let first_cut = reached.iter().position(|&r| !r).unwrap_or(reached.len());
+            assert!(reached[first_cut..].iter().all(|&r| !r), "ray {ray}: {reached:?}");
+            cut_off += usize::from(first_cut < reached.len());
+            reach_far += usize::from(first_cut >= 16);
+        }
+        assert!(cut_off > 0 && reach_far > 0, "{cut_off} rays cut off, {reach_far} reach 8 m");
     }
 }
