@@ -38,8 +38,7 @@ const PINNED_LAKE_SHORES: &[(&str, usize)] = &[
 
 /// On every shipped world no river stands over 0.5 m above the dry ground at its edge and
 /// no surface steps over 1 m between samples 1 m apart beyond what its bed or the carved
-/// ground under it drops; the lake
-/// shores that still end in a wall are the pinned few.
+/// ground under it drops; the lake shores that still end in a wall are the pinned few.
 #[test]
 fn every_shipped_world_holds_its_water() {
     let mut shores = Vec::new();

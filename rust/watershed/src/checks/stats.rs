@@ -223,7 +223,8 @@ fn over_edge(
 const EDGE_HALVINGS: usize = 5;
 
 /// Bank mismatches (8 cross-sections, 0.2 m apart) and steps (centre line, 1 m apart,
-/// beyond what the reach's bed or the carved ground under it falls there) of one reach: (mismatches, worst m, steps, worst m).
+/// beyond what the reach's bed or the carved ground under it falls there) of one reach:
+/// (mismatches, worst m, steps, worst m).
 fn reach_water_checks(world: &World, reach: &Reach) -> (usize, f64, usize, f64) {
     let radius = world.terrain.settings.radius_m;
     let (mut banks, mut worst_bank, mut steps, mut worst_step) = (0, 0.0f64, 0, 0.0f64);

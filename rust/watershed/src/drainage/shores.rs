@@ -17,10 +17,10 @@ impl Drainage {
     /// The levels of the lakes at the neighbours of `node` (on `surface`) whose water
     /// reaches `p`, a point in `node`'s cell, metres: from the edge of the lake node's cell
     /// without crossing natural ground at or above the level, and over natural ground under
-    /// it at `p` (a channel cut through the lake's rim is the river's). A lake that spills over `node`
-    /// does not reach `p` on the side of `node` away from the lake (the ground falls away
-    /// from the rim there). `keep` (the lake's level, the node it spills to) picks the lakes
-    /// worth the walk over the ground.
+    /// it at `p` (a channel cut through the lake's rim is the river's). A lake that spills
+    /// over `node` does not reach `p` on the side of `node` away from the lake (the ground
+    /// falls away from the rim there). `keep` (the lake's level, the node it spills to)
+    /// picks the lakes worth the walk over the ground.
     pub(crate) fn lakes_beside<'a, S: Surface>(
         &'a self,
         surface: &'a S,

@@ -266,7 +266,7 @@ mod tests {
     /// point is cut off, every point further out is too, so the water never ends in a wall
     /// where a rim between readings let one point through and not its neighbour.
     #[test]
-    fn the_water_s_reach_along_a_line_ends_once() {
+    fn a_reach_along_a_line_out_ends_once() {
         let grid = Grid { width: 96, height: 96, cell_m: 1.0 };
         let mut state = 0x5EED_u64;
         let heights: Vec<f64> = (0..grid.width * grid.height)
