@@ -229,7 +229,7 @@ fn bank_at<S: Surface>(surface: &S, drainage: &Drainage, p: DVec3, n: usize, fro
     let own = (drainage.kind[n] == NodeKind::Lake)
         .then(|| drainage.water_level_m(n))
         .filter(|&level| over_bank(level, drainage.lake_outlet(n)));
-    own.into_iter().chain(drainage.lakes_beside(surface, p, n, over_bank)).fold(ground, f64::max)
+    own.into_iter().chain(drainage.lakes_beside(surface, p, ground, n, over_bank)).fold(ground, f64::max)
 }
 
 /// The beds cut upstream first: each follows the natural ground down, a channel's depth

@@ -15,9 +15,10 @@ impl Drainage {
     }
 
     /// The levels of the lakes at the neighbours of `node` (on `surface`) whose water
-    /// reaches `p`, a point in `node`'s cell, metres: from the edge of the lake node's cell
-    /// without crossing natural ground at or above the level, and over natural ground under
-    /// it at `p` (a channel cut through the lake's rim is the river's). A lake that spills
+    /// reaches `p`, a point in `node`'s cell with natural ground `natural_m`, metres: from the
+    /// edge of the lake node's cell without crossing natural ground at or above the level,
+    /// and over natural ground under it at `p` (a channel cut through the lake's rim is the
+    /// river's). A lake that spills
     /// over `node` does not reach `p` on the side of `node` away from the lake (the ground
     /// falls away from the rim there). `keep` (the lake's level, the node it spills to)
     /// picks the lakes worth the walk over the ground.
@@ -25,11 +26,11 @@ impl Drainage {
         &'a self,
         surface: &'a S,
         p: DVec3,
+        natural_m: f64,
         node: usize,
         keep: impl Fn(f64, Option<usize>) -> bool + 'a,
     ) -> impl Iterator<Item = f64> + 'a {
         let at_node = surface.position(node);
-        let natural = std::cell::OnceCell::new();
         surface.neighbors(node).filter_map(move |j| {
             if self.kind[j] != NodeKind::Lake {
                 return None;
@@ -40,7 +41,7 @@ impl Drainage {
             let over_rim = outlet == Some(node) && (p - at_node).dot(at_j - at_node) < 0.0;
             (!over_rim
                 && keep(level, outlet)
-                && *natural.get_or_init(|| surface.natural_near(p, node)) < level
+                && natural_m < level
                 && surface.stays_under(p, cell_edge_towards(p, at_node, at_j), level))
             .then_some(level)
         })
@@ -73,7 +74,7 @@ mod tests {
                     let t = 0.5 + 0.05 * k as f64;
                     let p = surface.onto(at(j) * (1.0 - t) + at(n) * t);
                     let natural = surface.natural_near(p, n);
-                    let levels: Vec<f64> = d.lakes_beside(&surface, p, n, |_, _| true).collect();
+                    let levels: Vec<f64> = d.lakes_beside(&surface, p, natural, n, |_, _| true).collect();
                     for &l in &levels {
                         assert!(natural < l, "node {n} at {t}: ground {natural} m under a lake at {l} m");
                     }

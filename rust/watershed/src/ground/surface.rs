@@ -61,7 +61,8 @@ pub trait Surface: Topology {
     /// every `LAKE_REACH_STEP_M` out from `to`, the ends excepted): water at that level at
     /// `to` reaches `p` without crossing a rim. Points further out on one line from `to`
     /// share the readings nearer it, so along that line the water ends where a reading
-    /// meets higher ground, never beyond a rim it was let past.
+    /// meets higher ground, never beyond a rim it was let past. Channels do not count: a
+    /// lake's outlet is cut through its rim, but the lake stands at the rim's level.
     fn stays_under(&self, p: DVec3, to: DVec3, level_m: f64) -> bool {
         let length_m = (to - p).length() * self.metres_per_unit();
         let readings = (length_m / LAKE_REACH_STEP_M).ceil() as usize;

@@ -35,25 +35,27 @@ impl<S: Surface> WaterView<'_, S> {
         }
         let near = self.carve.reaches_near(node);
         let ground = self.carve.cut_near(p, natural, near);
-        self.water_on(p, node, near, ground)
+        self.water_on(p, node, near, natural, ground)
     }
 
     /// The carved ground at `p` (nearest node `node`), metres, and the still water over it
     /// as [`WaterView::water_near`] gives it.
     pub fn ground_and_water_near(&self, p: DVec3, node: usize) -> (f64, Option<Water>) {
         let near = self.carve.reaches_near(node);
-        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), near);
-        (ground, self.water_on(p, node, near, ground))
+        let natural = self.surface.natural_near(p, node);
+        let ground = self.carve.cut_near(p, natural, near);
+        (ground, self.water_on(p, node, near, natural, ground))
     }
 
-    /// The still water over carved ground `ground_m` at `p` (nearest node `node`, reaches
-    /// `near`): the sea where it covers the ground, else the river or lake above it.
-    fn water_on(&self, p: DVec3, node: usize, near: &[u32], ground_m: f64) -> Option<Water> {
+    /// The still water over carved ground `ground_m` (natural ground `natural_m`) at `p`
+    /// (nearest node `node`, reaches `near`): the sea where it covers the ground, else the
+    /// river or lake above it.
+    fn water_on(&self, p: DVec3, node: usize, near: &[u32], natural_m: f64, ground_m: f64) -> Option<Water> {
         if let Some(level_m) = self.sea_level_m.filter(|&sea| ground_m < sea) {
             return Some(Water { level_m, body: Body::Sea });
         }
         let river = self.river_level(p, near);
-        let lake = self.lake_level(p, node, near, ground_m, river);
+        let lake = self.lake_level(p, node, near, natural_m, ground_m, river);
         water_over(ground_m, river, lake)
     }
 
@@ -62,9 +64,10 @@ impl<S: Surface> WaterView<'_, S> {
     /// surface where the sea also covers the ground; `None` when no river or lake.
     pub fn inland_surface_near(&self, p: DVec3, node: usize) -> Option<f64> {
         let near = self.carve.reaches_near(node);
-        let ground = self.carve.cut_near(p, self.surface.natural_near(p, node), near);
+        let natural = self.surface.natural_near(p, node);
+        let ground = self.carve.cut_near(p, natural, near);
         let river = self.river_level(p, near);
-        let level = match (river, self.lake_level(p, node, near, ground, river)) {
+        let level = match (river, self.lake_level(p, node, near, natural, ground, river)) {
             (Some(r), Some(l)) => r.max(l),
             (r, l) => r.or(l)?,
         };
@@ -74,8 +77,8 @@ impl<S: Surface> WaterView<'_, S> {
         }
     }
 
-    /// The level of a lake over `p` (nearest node `node`, carved ground `ground_m` and
-    /// river level `river_m` there): that node's lake; or, where the ground lies under it
+    /// The level of a lake over `p` (nearest node `node`, natural ground `natural_m`, carved
+    /// ground `ground_m` and river level `river_m` there): that node's lake; or, where the ground lies under it
     /// and no river stands higher, a lake at a neighbouring node (not past the node it
     /// spills over: down the channel leaving it, or beyond its rim) or a lake holding up a
     /// river in `near` (see [`WaterLevels::lake_held`]) whose water reaches `p` from that
@@ -86,6 +89,7 @@ impl<S: Surface> WaterView<'_, S> {
         p: DVec3,
         node: usize,
         near: &[u32],
+        natural_m: f64,
         ground_m: f64,
         river_m: Option<f64>,
     ) -> Option<f64> {
@@ -106,8 +110,9 @@ impl<S: Surface> WaterView<'_, S> {
                     && segment_projection(r.start, r.end, p).1 * scale < r.half_width_m
             })
         };
-        let beside =
-            d.lakes_beside(&self.surface, p, node, |lake, outlet| shows(lake) && !down_outlet(outlet));
+        let beside = d.lakes_beside(&self.surface, p, natural_m, node, |lake, outlet| {
+            shows(lake) && !down_outlet(outlet)
+        });
         near.iter()
             .filter_map(|&id| Some((&self.carve.reaches[id as usize], self.water.lake_held[id as usize]?)))
             .filter(|&(r, lake)| {
