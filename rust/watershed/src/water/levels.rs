@@ -326,10 +326,10 @@ fn flow(reach: &Reach, ground: &[f64; SAMPLES], level_m: f64, runoff_m_s: f64) -
 /// A reach's weight and level at unit direction `p` on a planet of `radius_m`, when its
 /// banks reach `p`: the level profile (`levels`, evenly spaced from start to end) at the
 /// point's position along the reach. Past its lower end it falls as the reach it runs into
-/// does (what `next` gives: that reach, with its levels, asked only there) from its own end
-/// level; before its upper end it rises as the reach running into it does (what `prev`
-/// gives: the main stream there, asked only there) up from its own start level, and stays
-/// at its start level where nothing runs into it. Otherwise (past the end of a reach that
+/// does (what `next` gives: that reach, with its levels, asked only there) at the point's
+/// position along that reach, from its own end level; before its upper end it rises as the
+/// reach running into it does (what `prev` gives: the main stream there, asked only there)
+/// up from its own start level, and stays at its start level where nothing runs into it. Otherwise (past the end of a reach that
 /// runs into a lake or the sea) it continues at its mean slope.
 ///
 /// Never its own mean slope upstream: on a short, steep reach (a fall, or a tributary's
@@ -351,7 +351,11 @@ pub fn reach_contribution<'a>(
     (w > 0.0).then(|| {
         let past_end = levels.last().filter(|_| t > 1.0).and_then(|&end| {
             let (next, next_levels) = next().filter(|(_, next_levels)| !next_levels.is_empty())?;
-            Some(end + profile_at(next_levels, beyond / next.length_m.max(1e-9)) - next_levels[0])
+            // Read where the point lies along the next reach, not how far it lies past this
+            // one's end: round a bend the two differ by metres, and where the next reach's
+            // bed falls within them the two reaches' water, blended, fell twice.
+            let along = chord_fraction(next.start, next.end, p).max(0.0);
+            Some(end + profile_at(next_levels, along) - next_levels[0])
         });
         let before_start = levels.first().filter(|_| t < 0.0).map(|&start| {
             match prev().and_then(|(prev, prev_levels)| Some((prev, prev_levels, *prev_levels.last()?))) {
@@ -543,6 +547,45 @@ mod tests {
             }
             assert!(level <= last + 1e-9, "the surface rises downstream at {s} m: {last} then {level}");
             last = level;
+        }
+    }
+
+    #[test]
+    fn past_a_bend_the_water_falls_where_the_next_reach_falls() {
+        // A flat reach at 10 m along the equator of a 10 km planet, then one turning 45° to
+        // the north whose water falls to 6 m over a step 3 m along it. Past the bend, the
+        // first reach's water read as far past its end as the point lies along its own line
+        // stood over the step a metre and a half short of where the second reach's fell, and
+        // the blended surface fell twice down a step in the bed.
+        let radius = 10_000.0;
+        let at = |east: f64, north: f64| {
+            sphere::direction((north / radius).to_degrees(), (east / radius).to_degrees())
+        };
+        let diagonal = std::f64::consts::FRAC_1_SQRT_2;
+        let (a0, a1) = (at(0.0, 0.0), at(40.0, 0.0));
+        let b1 = at(40.0 + 12.0 * diagonal, 12.0 * diagonal);
+        let first = (straight(a0, a1, a0.distance(a1) * radius), vec![10.0; 17]);
+        let second = (
+            straight(a1, b1, a1.distance(b1) * radius),
+            (0..=16).map(|j| if j <= 4 { 10.0 } else { 6.0 }).collect::<Vec<_>>(),
+        );
+        for k in 0..=8 {
+            let along_m = 4.0 + 0.5 * k as f64;
+            let p = at(40.0 + along_m * diagonal, along_m * diagonal);
+            let next = || Some((&second.0, second.1.as_slice()));
+            let prev = || Some((&first.0, first.1.as_slice()));
+            let (mut sum, mut weights) = (0.0, 0.0);
+            for (w, level) in [
+                reach_contribution(&first.0, &first.1, next, || None, p, radius),
+                reach_contribution(&second.0, &second.1, || None, prev, p, radius),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                sum += w * level;
+                weights += w;
+            }
+            assert!((sum / weights - 6.0).abs() < 1e-6, "{along_m} m past the bend: {}", sum / weights);
         }
     }
 
