@@ -329,8 +329,9 @@ fn flow(reach: &Reach, ground: &[f64; SAMPLES], level_m: f64, runoff_m_s: f64) -
 /// does (what `next` gives: that reach, with its levels, asked only there) at the point's
 /// position along that reach, from its own end level; before its upper end it rises as the
 /// reach running into it does (what `prev` gives: the main stream there, asked only there)
-/// up from its own start level, and stays at its start level where nothing runs into it. Otherwise (past the end of a reach that
-/// runs into a lake or the sea) it continues at its mean slope.
+/// up from its own start level, and stays at its start level where nothing runs into it.
+/// Otherwise (past the end of a reach that runs into a lake or the sea) it continues at its
+/// mean slope.
 ///
 /// Never its own mean slope upstream: on a short, steep reach (a fall, or a tributary's
 /// settling face, at a fine lattice) that slope lifts the level metres above the reach
