@@ -9,7 +9,7 @@ use watershed::{
     ScatterRules, SiteRules, Sites, World,
 };
 
-const QUICK_SCATTER: &str = "ca4bc21479ea38a5d3fecea33e613abc37da14495f267887115cdb0153b07df8";
+const QUICK_SCATTER: &str = "78149a064fd0540f892991315bef726a32a6e0382907860f21260aadd06853d1";
 
 #[test]
 fn quick_world_scatter_is_pinned_and_the_same_on_one_thread() {

@@ -23,17 +23,11 @@ pub const START_RELIEF: f64 = 0.1;
 /// Rock uplift at the crest of the pattern, metres per year.
 pub const PEAK_UPLIFT_M_PER_YR: f64 = 1.0e-3;
 
-/// Catchment at which hillslope runoff gathers into a channel, m²: five hectares, within
-/// the 10³–10⁵ m² measured at channel heads (Montgomery & Dietrich 1988). Below it
-/// the ground wears as a hillslope of one steepest slope, whatever the lattice's flow lines
-/// gather, so the lines water follows between a node and its receiver cut no striations
-/// into hillsides and a finer lattice resolves the same hills rather than sharper ridges.
-/// A node of any shipped world's own lattice gathers less (`home`'s 90,000 nodes stand for
-/// 14,000 m² each), so the rule shapes every size alike. At one hectare, lines gathering
-/// one to five hectares cut parallel grooves down the long hillsides of lattices finer
-/// than the shipped ones; at ten, the smallest world (`pebble`, 2 km in radius) keeps too
-/// few channels for its largest catchment to hold from one size to the next.
-pub const CHANNEL_HEAD_M2: f64 = 5.0e4;
+/// Catchment at which hillslope runoff gathers into a channel, m²: one hectare, within the
+/// 10³–10⁵ m² measured at channel heads (Montgomery & Dietrich 1988). Below it the ground
+/// wears as a hillslope of one steepest slope, so a finer lattice resolves the same hills
+/// rather than sharper ridges (a node of the shipped 90,000-node `home` already gathers more).
+pub const CHANNEL_HEAD_M2: f64 = 1.0e4;
 
 /// Neighbour-averaging passes that smooth the natural ground into its share of the uplift.
 const SMOOTHING_PASSES: usize = 10;
